@@ -1,0 +1,13 @@
+"""The engine contract: pure game logic with no I/O. Services, bots and tests use only this."""
+
+from partida.engine.errors import BadSetup, IllegalAction, UnknownGame
+from partida.engine.game import Game, State
+from partida.engine.registry import all_games, get, register
+from partida.engine.rng import Draw, LocalRng, Rng, StreamRng, stream_value
+from partida.engine.types import Action, Event, GameInfo, Json, Outcome, Scenario, Seat
+
+__all__ = [
+    "Action", "BadSetup", "Draw", "Event", "Game", "GameInfo", "IllegalAction", "Json",
+    "LocalRng", "Outcome", "Rng", "Scenario", "Seat", "State", "StreamRng", "UnknownGame",
+    "all_games", "get", "register", "stream_value",
+]
