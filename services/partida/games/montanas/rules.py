@@ -11,13 +11,31 @@ from collections.abc import Mapping
 from typing import Any
 
 from partida.engine import (
-    Action, BadSetup, Event, Game, GameInfo, Json, Outcome, Rng, Scenario, Seat,
+    Action,
+    BadSetup,
+    Event,
+    Game,
+    GameInfo,
+    Json,
+    Outcome,
+    Rng,
+    Scenario,
+    Seat,
 )
 from partida.games.montanas import cards as C
 from partida.games.montanas import monsters as M
 from partida.games.montanas.content import Card, Content, load
 from partida.games.montanas.state import (
-    BARRICADE, DEPLOY, DISCARD, EXCHANGE, OVER, PLAY, REDEPLOY, REPLY, Monster, MontanasState,
+    BARRICADE,
+    DEPLOY,
+    DISCARD,
+    EXCHANGE,
+    OVER,
+    PLAY,
+    REDEPLOY,
+    REPLY,
+    Monster,
+    MontanasState,
 )
 
 INFO = GameInfo(

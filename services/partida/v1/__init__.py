@@ -1,0 +1,1 @@
+"""Protobuf and gRPC modules for package partida.v1, generated from protos/ by `make proto`."""
