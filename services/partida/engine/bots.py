@@ -50,8 +50,11 @@ class MatchRecord:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Json]) -> MatchRecord:
+        out = d.get("outcome")
         return cls(d["game"], d["scenario"], d["seats"], dict(d["options"]), d["seed"],
-                   d["match_id"], [(s, a) for s, a in d["actions"]])
+                   d["match_id"], [(s, a) for s, a in d["actions"]],
+                   None if out is None else Outcome(tuple(out["winners"]), out["reason"],
+                                                    out.get("draw", False)))
 
 
 Observer = Callable[[Any, Seat | None, str | None, list[Event]], None]

@@ -88,3 +88,20 @@ def test_every_default_is_the_passive_choice(game):
     """ARCHITECTURE: each decision has a default; here it keeps, passes or refuses."""
     s = position(seats=2, explorers={1: [1, 1]}, hands=[[0], [1]])
     assert game.default_action(s, 0) == "end"
+
+
+def test_match_over_is_announced_once(game):
+    s = position(seats=2, monsters=[("super", 3, SHIP - 1)], explorers={3: [1, 1]},
+                 hands=[[], []])
+    events = game.apply(s, 0, "end", dice(1, 1, 1))
+    assert [e.kind for e in events].count("match_over") == 1
+
+
+def test_a_view_is_a_snapshot_not_a_window_on_the_state(game):
+    s = game.new_state("standard", 2, {}, LocalRng(5))
+    before = s.to_dict()
+    view = game.view(s, 0)
+    view["ship"][0]["explorers"][0] = 99
+    view["teams"][0].append("intruders")
+    view["pending"]["left"][0] = -1
+    assert s.to_dict() == before

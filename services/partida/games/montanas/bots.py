@@ -104,15 +104,15 @@ def _useful(view: Mapping[str, Any], card: Mapping[str, Any]) -> bool:
     if card["kind"] in ("sniper", "bombs", "barricade", "arsenal", "head_to_head", "redeploy"):
         return True
     for m in view["monsters"]:
-        terrain = _terrain(m["alley"])
+        terrain = _terrain(view, m["alley"])
         if card["terrain"] == terrain and m["zone"] != "ship" and (
                 card["kind"] == "combined" or card["band"] == m["zone"]):
             return True
     return False
 
 
-def _terrain(alley: int) -> str:
-    return ("water", "water", "snow", "snow", "ice", "ice")[alley - 1]
+def _terrain(view: Mapping[str, Any], alley: int) -> str:
+    return str(view["alleys"][alley - 1]["terrain"])
 
 
 def _discard(view: Mapping[str, Any], ids: list[str]) -> str:
@@ -124,7 +124,6 @@ def _discard(view: Mapping[str, Any], ids: list[str]) -> str:
 
 def _exchange(view: Mapping[str, Any], ids: list[str]) -> str:
     """Swap a card with no use now for a partner's card that hits the most urgent threat."""
-    kinds = _card_kinds(view)
     cards = {c["id"]: c for hand in view["hands"] for c in hand}
     best, best_value = "exchange:done", 0.0
     for a in ids:
@@ -134,8 +133,8 @@ def _exchange(view: Mapping[str, Any], ids: list[str]) -> str:
         theirs = cards[int(parts[3])]
         if theirs["kind"] in ("range", "combined") and _useful(view, theirs):
             value = max((_urgency(view, m) for m in view["monsters"]
-                         if _terrain(m["alley"]) == theirs["terrain"]), default=0.0)
-            if value > best_value and kinds[int(parts[1])]:
+                         if _terrain(view, m["alley"]) == theirs["terrain"]), default=0.0)
+            if value > best_value:
                 best, best_value = a, value
     return best
 

@@ -6,6 +6,7 @@ Rulebook headings cited: "Game Preparation", "Playing Order", "Cards", "Damage P
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -69,7 +70,7 @@ class Montanas(Game[MontanasState]):
             raise BadSetup(f"unknown options: {sorted(unknown)}")
         c = self.content
         first = options.get("first_seat")
-        if first is not None and (not isinstance(first, int) or not 0 <= first < seats):
+        if first is not None and (type(first) is not int or not 0 <= first < seats):
             raise BadSetup(f"first_seat must be a seat number from 0 to {seats - 1}")
         teams: list[list[str]] = [[] for _ in range(seats)]
         for i, team in enumerate(c.setup.teams):  # all five teams play, dealt round the table
@@ -316,8 +317,9 @@ class Montanas(Game[MontanasState]):
     def _do_end(self, state: MontanasState, rest: str, rng: Rng, ev: list[Event]) -> None:
         """Steps 5 and 6 of "Playing Order", then the next player's turn."""
         M.monster_phase(state, self.content, rng, ev)
-        if not self._check_end(state, ev):
-            M.new_tiles(state, self.content, rng, ev)
+        if self._check_end(state, ev):
+            return
+        M.new_tiles(state, self.content, rng, ev)
         if self._check_end(state, ev):
             return
         alive = state.seats_with_pawns()
@@ -352,7 +354,8 @@ class Montanas(Game[MontanasState]):
         if lost:
             state.result = {"won": False, "reason": lost}
         elif state.killed == self.content.monster_total:
-            state.result = {"won": True, "reason": "all 43 monsters are dead"}
+            state.result = {"won": True,
+                            "reason": f"all {self.content.monster_total} monsters are dead"}
         else:
             return False
         state.phase, state.pending = OVER, {}
@@ -369,7 +372,10 @@ class Montanas(Game[MontanasState]):
         return {
             "game": INFO.id, "scenario": state.scenario, "turn": state.turn,
             "phase": state.phase, "active": state.active, "to_act": list(self.to_act(state)),
-            "teams": state.teams,
+            "teams": [list(t) for t in state.teams],
+            "alleys": [{"alley": a.number, "terrain": a.terrain} for a in c.board.alleys],
+            "bands": [{"band": b.id, "colour": b.colour, "squares": b.squares}
+                      for b in c.board.bands],
             "hands": [[self._card_view(cid) for cid in sorted(h)] for h in state.hands],
             "hand_limit": hand_limit(state, c),
             "discard": [self._card_view(cid) for cid in state.discard],
@@ -378,13 +384,13 @@ class Montanas(Game[MontanasState]):
             "pool_contents": dict(sorted(Counter(state.pool).items())),
             "monsters": [self._monster_view(m) for m in state.monsters],
             "ship": [{"section": i + 1, "destroyed": state.destroyed[i],
-                      "barricade": state.barricades[i], "explorers": state.explorers[i]}
+                      "barricade": state.barricades[i], "explorers": list(state.explorers[i])}
                      for i in range(len(state.destroyed))],
             "immobilized": list(state.immobilized),
             "killed": state.killed, "monsters_total": c.monster_total,
             "alley_squares": c.alley_squares,
-            "pending": {k: v for k, v in state.pending.items()},
-            "result": state.result,
+            "pending": copy.deepcopy(state.pending),
+            "result": copy.deepcopy(state.result),
         }
 
     def _card_view(self, cid: int) -> dict[str, Json]:

@@ -1,0 +1,1 @@
+"""The `partida` command line: play matches in the terminal, replay them, list games."""

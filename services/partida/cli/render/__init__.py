@@ -1,0 +1,36 @@
+"""Pure rendering: views to rich renderables and events to lines, chosen by game id."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from rich.console import RenderableType
+
+from partida.cli.render import generic, montanas, montanas_events
+from partida.engine import Outcome
+
+
+class Narrator(Protocol):
+    def learn(self, view: Mapping[str, Any]) -> None: ...
+
+    def line(self, kind: str, data: Mapping[str, Any]) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class Renderer:
+    render: Callable[[Mapping[str, Any]], RenderableType]
+    narrator: Callable[[], Narrator]
+    summary: Callable[[Mapping[str, Any], Outcome], str]
+
+
+GENERIC = Renderer(generic.render, generic.Narrator, generic.summary)
+
+RENDERERS: dict[str, Renderer] = {
+    "montanas": Renderer(montanas.render, montanas_events.Narrator, montanas.summary),
+}
+
+
+def renderer_for(game_id: str) -> Renderer:
+    return RENDERERS.get(game_id, GENERIC)

@@ -1,0 +1,77 @@
+"""`make bench`: measurements, not tests. Prints figures; asserts nothing about speed.
+
+- Las Montañas bot strength: win rate of the heuristic and the random bot over 200 fixed
+  seeds per player count (issue 2 asks the heuristic to win clearly more often).
+- Engine speed: actions applied per second and apply latency percentiles in random playouts.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+from partida.engine import LocalRng, StreamRng, get
+from partida.engine.bots import play_match
+from partida.games.montanas.bots import BOTS
+
+SEEDS = range(200)
+
+
+def win_rates(players: int) -> dict[str, tuple[float, float]]:
+    game = get("montanas")
+    out = {}
+    for name, bot in BOTS.items():
+        wins = kills = 0
+        for seed in SEEDS:
+            state, record = play_match(game, "standard", [bot() for _ in range(players)], seed)
+            wins += bool(record.outcome and record.outcome.winners)
+            kills += state.killed
+        out[name] = (wins / len(SEEDS), kills / len(SEEDS))
+    return out
+
+
+def engine_speed(game_id: str, matches: int = 100) -> tuple[float, float, float]:
+    """Actions/s over random playouts, and p50/p99 of one apply in microseconds."""
+    game = get(game_id)
+    latencies: list[float] = []
+    for seed in range(matches):
+        scenario = game.info.scenarios[seed % len(game.info.scenarios)]
+        seats = scenario.min_seats + seed % (scenario.max_seats - scenario.min_seats + 1)
+        rng = StreamRng(seed.to_bytes(8, "big"), f"bench-{seed}")
+        chooser = LocalRng(seed)
+        state = game.new_state(scenario.id, seats, {}, rng)
+        while game.outcome(state) is None:
+            seat = game.to_act(state)[0]
+            action = chooser.choice(game.legal_actions(state, seat)).id
+            t = time.perf_counter()
+            game.apply(state, seat, action, rng)
+            latencies.append(time.perf_counter() - t)
+    latencies.sort()
+    total = sum(latencies)
+    pct = lambda q: latencies[int(q * (len(latencies) - 1))] * 1e6  # noqa: E731
+    return len(latencies) / total, pct(0.50), pct(0.99)
+
+
+def main() -> int:
+    print("Las Montañas — bot win rates over 200 seeds (standard scenario)")
+    print(f"{'players':>7}  {'heuristic win':>13}  {'random win':>10}  "
+          f"{'heuristic kills':>15}  {'random kills':>12}")
+    for players in (1, 2, 3, 4, 5):
+        r = win_rates(players)
+        print(f"{players:>7}  {r['heuristic'][0]:>13.1%}  {r['random'][0]:>10.1%}  "
+              f"{r['heuristic'][1]:>15.1f}  {r['random'][1]:>12.1f}")
+    print()
+    print("Engine — random playouts (validate + apply, one process)")
+    for game in ("montanas",):
+        runs = [engine_speed(game) for _ in range(3)]
+        rate = statistics.median(r[0] for r in runs)
+        p50 = statistics.median(r[1] for r in runs)
+        p99 = statistics.median(r[2] for r in runs)
+        print(f"  {game}: {rate:,.0f} actions/s, apply p50 {p50:.0f} µs, p99 {p99:.0f} µs "
+              f"(median of 3 runs of 100 matches)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
