@@ -11,7 +11,7 @@ PROTOS := $(shell find protos -name '*.proto' 2>/dev/null)
 PB2    := $(PROTOS:protos/%.proto=services/%_pb2.py)
 
 .DEFAULT_GOAL := test
-.PHONY: venv proto test run lint bench clean
+.PHONY: venv proto system-deps test run lint bench clean
 
 venv: $(STAMP)
 
@@ -38,7 +38,11 @@ proto: $(PB2)
 		done; \
 	done
 
-test: venv proto
+# redis-server and PostgreSQL, which integration tests start for real (apt-get if missing).
+system-deps:
+	deploy/local/install-system-deps.sh
+
+test: venv proto system-deps
 	$(BIN)/pytest -n auto $(PYTEST_ARGS)
 
 run: venv proto

@@ -67,6 +67,11 @@ class Game(ABC, Generic[S]):
     def state_from_dict(self, data: Mapping[str, Json]) -> S:
         """Inverse of `state.to_dict()`."""
 
+    def resign(self, state: S, seat: Seat) -> list[Event]:
+        """End the match for a seat that gives up, as the game's rules say. Games without
+        resignation keep this default, which refuses."""
+        raise IllegalAction("this game has no resignation")
+
     def validate(self, state: S, seat: Seat, action_id: str) -> None:
         """Raise IllegalAction unless `seat` may take `action_id` now.
 

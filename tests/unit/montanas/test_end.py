@@ -1,7 +1,9 @@
 """Winning, losing and hidden information: rulebook "Object of the Game", "Playing Order"
 (eliminated players), "Cards" (open hands)."""
 
-from partida.engine import LocalRng
+import pytest
+
+from partida.engine import IllegalAction, LocalRng
 from partida.games.montanas.state import OVER
 
 from .positions import CONTENT, SHIP, card_of, dice, position
@@ -105,3 +107,13 @@ def test_a_view_is_a_snapshot_not_a_window_on_the_state(game):
     view["teams"][0].append("intruders")
     view["pending"]["left"][0] = -1
     assert s.to_dict() == before
+
+
+def test_resigning_ends_the_shared_defence_as_a_defeat(game):
+    """RULES.md, Resignation: the book has none; a resigning defender loses for everyone."""
+    s = position(seats=3, explorers={1: [1, 1, 1]}, hands=[[], [], []])
+    events = game.resign(s, 2)
+    assert [e.kind for e in events] == ["match_over"]
+    assert game.outcome(s).winners == () and "seat 2" in game.outcome(s).reason
+    with pytest.raises(IllegalAction):
+        game.resign(s, 1)

@@ -17,6 +17,7 @@ from partida.engine import (
     Event,
     Game,
     GameInfo,
+    IllegalAction,
     Json,
     Outcome,
     Rng,
@@ -327,6 +328,17 @@ class Montanas(Game[MontanasState]):
                    if (s := (state.active + k) % state.seats) in alive)
         state.turn += 1
         self._start_turn(state, nxt, rng, ev)
+
+    def resign(self, state: MontanasState, seat: Seat) -> list[Event]:
+        """A defender who gives up abandons the shared defence: everyone loses (partida's
+        decision, RULES.md: the book has no resignation in a cooperative game)."""
+        if state.phase == OVER:
+            raise IllegalAction("the match is over")
+        if not 0 <= seat < state.seats:
+            raise IllegalAction(f"no seat {seat}")
+        state.result = {"won": False, "reason": f"seat {seat} gave up the defence"}
+        state.phase, state.pending = OVER, {}
+        return [Event("match_over", dict(state.result))]
 
     # ----- turn helpers -------------------------------------------------------------------
     def _start_turn(self, state: MontanasState, seat: Seat, rng: Rng, ev: list[Event]) -> None:

@@ -1,0 +1,65 @@
+"""Bots on local threads for the embedded server, acting through the in-process rules logic
+with a service principal."""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from partida.ai.turns import SeatSnapshot, play_turn
+from partida.platform.auth import SERVICE, Principal
+from partida.platform.errors import ServiceError
+
+log = logging.getLogger("partida.bots")
+BOT_PRINCIPAL = Principal(SERVICE, "bots")
+
+
+class LocalRulesClient:
+    """The rules logic called directly, as a bot service would over gRPC."""
+
+    def __init__(self, matches: Any) -> None:
+        self.matches = matches
+
+    def snapshot(self, match_id: str, seat: int) -> SeatSnapshot:
+        s, view, to_act, _ = self.matches.view(match_id, seat, BOT_PRINCIPAL)
+        _, actions, _, _ = self.matches.legal(match_id, seat, BOT_PRINCIPAL)
+        meta = s.seats[seat]
+        return SeatSnapshot(s.version, to_act, meta.bot if meta.controller == "bot" else "",
+                            view, actions, s.game_id)
+
+    def bot_state(self, match_id: str, seat: int) -> tuple[int, dict[str, Any]]:
+        return self.matches.bot_state(match_id, seat)  # type: ignore[no-any-return]
+
+    def submit(self, match_id: str, seat: int, version: int, request_id: str,
+               action_id: str) -> int:
+        result = self.matches.submit(match_id, seat, version, request_id, action_id,
+                                     BOT_PRINCIPAL)
+        return int(result.version)
+
+
+class ThreadBotScheduler:
+    """Runs bot turns on a small thread pool; errors are logged, never raised to the caller
+    (a failed turn is retried by the decision timer or the next schedule)."""
+
+    def __init__(self, workers: int = 4) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
+        self.client: LocalRulesClient | None = None
+
+    def bind(self, matches: Any) -> None:
+        self.client = LocalRulesClient(matches)
+
+    def schedule(self, match_id: str, seat: int, version: int) -> None:
+        self._pool.submit(self._run, match_id, seat, version)
+
+    def _run(self, match_id: str, seat: int, version: int) -> None:
+        assert self.client is not None
+        try:
+            play_turn(self.client, match_id, seat, version)
+        except ServiceError as e:
+            log.info("bot turn %s seat %s v%s: %s", match_id, seat, version, e.message)
+        except Exception:  # a bug in a bot must not kill the pool
+            log.exception("bot turn %s seat %s v%s failed", match_id, seat, version)
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)

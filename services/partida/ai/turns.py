@@ -1,0 +1,65 @@
+"""Playing one bot turn as a client: read the seat's view, choose, submit.
+
+The same function runs in local bot threads and in Celery workers; only the client differs.
+A turn is idempotent: its request id is derived from (match, version, seat), so a duplicate
+task returns the first result, and a stale one (the match moved on) does nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from partida.ai.bots import SEARCH_BOT, make_bot
+from partida.engine import Action, LocalRng, get
+
+
+@dataclass
+class SeatSnapshot:
+    version: int
+    to_act: Sequence[int]
+    bot: str                    # "" when the seat is not bot-controlled
+    view: Mapping[str, Any]
+    actions: Sequence[Action]
+    game_id: str
+
+
+class RulesClient(Protocol):
+    """What a bot needs from the rules service (in-process or over gRPC)."""
+
+    def snapshot(self, match_id: str, seat: int) -> SeatSnapshot: ...
+
+    def bot_state(self, match_id: str, seat: int) -> tuple[int, dict[str, Any]]: ...
+
+    def submit(self, match_id: str, seat: int, version: int, request_id: str,
+               action_id: str) -> int: ...
+
+
+def request_id(match_id: str, version: int, seat: int) -> str:
+    return f"bot:{version}:{seat}:{match_id}"[:128]
+
+
+def play_turn(client: RulesClient, match_id: str, seat: int, version: int,
+              seed: int | None = None) -> str:
+    """Play the seat's decision at `version`; returns what happened, for logs and metrics."""
+    snap = client.snapshot(match_id, seat)
+    if snap.version != version:
+        return "stale"
+    if seat not in snap.to_act:
+        return "not-to-act"
+    if not snap.bot:
+        return "not-a-bot"
+    rng = LocalRng(seed if seed is not None else time.time_ns())
+    bot = make_bot(snap.game_id, snap.bot)
+    if snap.bot == SEARCH_BOT:
+        state_version, state = client.bot_state(match_id, seat)
+        if state_version != version:
+            return "stale"
+        game = get(snap.game_id)
+        action = bot.choose_from_state(game, game.state_from_dict(state), seat, rng)
+    else:
+        action = bot.choose(snap.view, snap.actions, rng)
+    client.submit(match_id, seat, version, request_id(match_id, version, seat), action)
+    return "played"

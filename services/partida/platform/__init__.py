@@ -1,0 +1,1 @@
+"""What every service shares: configuration, auth, errors, the gRPC server bootstrap."""

@@ -1,0 +1,87 @@
+"""Player and service tokens (signed JWTs, HS256) and integrator API keys.
+
+A player token names one player and expires; a service token lets one service call another's
+internal methods (CreateMatch, Draw, AppendLog, ...). Both travel as
+"authorization: Bearer <token>"; API keys as "x-api-key".
+"""
+
+from __future__ import annotations
+
+import hmac
+import time
+from dataclasses import dataclass
+
+import jwt
+
+from partida.platform.errors import PermissionDenied, Unauthenticated
+
+_ALG = "HS256"
+PLAYER, SERVICE = "player", "service"
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is calling: a player (with its id) or a service (with its name)."""
+
+    kind: str
+    subject: str
+
+    @property
+    def is_service(self) -> bool:
+        return self.kind == SERVICE
+
+
+class Authority:
+    """Issues and checks tokens with the deployment's secrets."""
+
+    def __init__(self, player_secret: str, service_secret: str,
+                 integrators: dict[str, str]) -> None:
+        self._player_secret = player_secret
+        self._service_secret = service_secret
+        self._integrators = integrators
+
+    def player_token(self, player_id: str, ttl_seconds: int, now: float | None = None) -> tuple[
+            str, int]:
+        issued = int(now if now is not None else time.time())
+        expires = issued + ttl_seconds
+        token = jwt.encode({"sub": player_id, "iat": issued, "exp": expires, "typ": PLAYER},
+                           self._player_secret, algorithm=_ALG)
+        return token, expires
+
+    def service_token(self, service: str) -> str:
+        return jwt.encode({"sub": service, "typ": SERVICE}, self._service_secret, algorithm=_ALG)
+
+    def verify(self, token: str) -> Principal:
+        """The principal a bearer token proves, or Unauthenticated."""
+        for secret, kind in ((self._player_secret, PLAYER), (self._service_secret, SERVICE)):
+            try:
+                claims = jwt.decode(token, secret, algorithms=[_ALG],
+                                    options={"require": ["sub", "typ"]})
+            except jwt.ExpiredSignatureError:
+                raise Unauthenticated("the token has expired") from None
+            except jwt.InvalidTokenError:
+                continue
+            if claims.get("typ") == kind:
+                return Principal(kind, str(claims["sub"]))
+        raise Unauthenticated("the token is not valid")
+
+    def integrator(self, api_key: str) -> str:
+        """The integrator an API key belongs to (compared in constant time)."""
+        for key, name in self._integrators.items():
+            if hmac.compare_digest(key.encode(), api_key.encode()):
+                return name
+        raise Unauthenticated("unknown API key")
+
+
+def require_service(principal: Principal | None) -> Principal:
+    if principal is None:
+        raise Unauthenticated("a service token is required")
+    if not principal.is_service:
+        raise PermissionDenied("only partida services may call this method")
+    return principal
+
+
+def require_player(principal: Principal | None) -> Principal:
+    if principal is None:
+        raise Unauthenticated("a player token is required")
+    return principal

@@ -1,0 +1,55 @@
+"""Configuration from the environment (PARTIDA_*), with embedded defaults.
+
+With nothing set, `partida serve` runs every service in one process with in-process session
+state, SQLite and local bot threads.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="PARTIDA_", extra="ignore")
+
+    # Where state lives. Empty Redis/broker URLs mean in-process; the default database is a
+    # SQLite file in the working directory.
+    redis_url: str = ""
+    database_url: str = "sqlite:///partida.db"
+    broker_url: str = ""
+
+    # Where this process listens; every service of a process shares the port.
+    host: str = "127.0.0.1"
+    port: int = Field(default=50051, ge=0, le=65535)
+    metrics_port: int = Field(default=0, ge=0, le=65535)  # 0: no metrics endpoint
+
+    # Where the other services are, when they run as separate processes. Empty: in-process.
+    rules_address: str = ""
+    dice_address: str = ""
+    persistence_address: str = ""
+    matchmaking_address: str = ""
+
+    # Secrets. The defaults only suit a laptop; deployments set them.
+    token_secret: str = "partida-dev-secret-change-me-please"
+    service_token_secret: str = "partida-dev-service-secret-change-me"
+    api_keys: str = "dev-key=dev"  # comma-separated key=integrator pairs
+
+    # Match behaviour.
+    decision_timeout_seconds: int = Field(default=300, ge=0)
+    match_idle_ttl_seconds: int = Field(default=7 * 24 * 3600, ge=60)
+    ticket_ttl_seconds: int = Field(default=300, ge=5)
+    bot_fill_after_seconds: float = Field(default=10.0, ge=0)
+    max_message_bytes: int = Field(default=1 << 20, ge=1024)
+
+    def integrators(self) -> dict[str, str]:
+        """API key -> integrator name."""
+        pairs = (p.split("=", 1) for p in self.api_keys.split(",") if "=" in p)
+        return {k.strip(): v.strip() for k, v in pairs}
+
+
+@cache
+def settings() -> Settings:
+    return Settings()

@@ -1,0 +1,53 @@
+"""Domain errors with the gRPC status they map to, raised by service logic."""
+
+from __future__ import annotations
+
+import grpc
+
+
+class ServiceError(Exception):
+    """A refused request: the status code and a message for the client."""
+
+    code = grpc.StatusCode.INTERNAL
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class InvalidArgument(ServiceError):
+    code = grpc.StatusCode.INVALID_ARGUMENT
+
+
+class NotFound(ServiceError):
+    code = grpc.StatusCode.NOT_FOUND
+
+
+class FailedPrecondition(ServiceError):
+    code = grpc.StatusCode.FAILED_PRECONDITION
+
+
+class PermissionDenied(ServiceError):
+    code = grpc.StatusCode.PERMISSION_DENIED
+
+
+class Unauthenticated(ServiceError):
+    code = grpc.StatusCode.UNAUTHENTICATED
+
+
+class Aborted(ServiceError):
+    """A stale version or a lost race: the client should re-read and retry."""
+
+    code = grpc.StatusCode.ABORTED
+
+
+class AlreadyExists(ServiceError):
+    code = grpc.StatusCode.ALREADY_EXISTS
+
+
+class ResourceExhausted(ServiceError):
+    code = grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
+class Unavailable(ServiceError):
+    code = grpc.StatusCode.UNAVAILABLE

@@ -1,0 +1,73 @@
+"""The gRPC server bootstrap shared by every service: interceptors, health, reflection,
+message limits and graceful shutdown."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from concurrent import futures
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from partida.platform.auth import Authority
+from partida.platform.calls import CallContextInterceptor
+
+log = logging.getLogger("partida.server")
+
+
+@dataclass
+class Registration:
+    """One servicer to mount: `add(servicer, server)` is the generated add_*_to_server."""
+
+    service_name: str  # full proto name, e.g. "partida.v1.RulesService"
+    servicer: Any
+    add: Callable[[Any, grpc.Server], None]
+
+
+class Server:
+    """A gRPC server hosting one or more partida services on one port."""
+
+    def __init__(self, registrations: Sequence[Registration], authority: Authority,
+                 address: str, max_workers: int = 64, max_message_bytes: int = 1 << 20,
+                 interceptors: Sequence[grpc.ServerInterceptor] = ()) -> None:
+        self.health = health.HealthServicer()
+        self._names = [r.service_name for r in registrations]
+        self.server = grpc.server(
+            futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="grpc"),
+            interceptors=[*interceptors, CallContextInterceptor(authority)],
+            options=[("grpc.max_receive_message_length", max_message_bytes),
+                     ("grpc.max_send_message_length", max_message_bytes * 8),
+                     ("grpc.so_reuseport", 0)],
+        )
+        for r in registrations:
+            r.add(r.servicer, self.server)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        reflection.enable_server_reflection(
+            [*self._names, health.SERVICE_NAME, reflection.SERVICE_NAME], self.server)
+        self.port = self.server.add_insecure_port(address)
+        if self.port == 0:
+            raise RuntimeError(f"cannot listen on {address}")
+        self._set_all(health_pb2.HealthCheckResponse.NOT_SERVING)
+
+    def _set_all(self, status: int) -> None:
+        for name in [*self._names, ""]:
+            self.health.set(name, status)
+
+    def start(self) -> None:
+        self.server.start()
+
+    def serving(self) -> None:
+        """Report SERVING once the process's dependencies answer."""
+        self._set_all(health_pb2.HealthCheckResponse.SERVING)
+
+    def stop(self, grace: float = 5.0) -> None:
+        """Report NOT_SERVING, refuse new calls and let in-flight ones finish."""
+        self.health.enter_graceful_shutdown()
+        self.server.stop(grace).wait()
+
+    def wait(self) -> None:
+        self.server.wait_for_termination()

@@ -1,0 +1,1 @@
+"""The rules service: matches adjudicated by the engines, session state, live streams."""

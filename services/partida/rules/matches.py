@@ -1,0 +1,448 @@
+"""The rules service's logic, free of gRPC: create, look at and act in matches.
+
+A submitted action runs through the engine on the session's state, is appended durably to the
+log (the database decides races: one record per sequence), and only then is the session
+compare-and-set. See ARCHITECTURE.md, "A match's life".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets
+import threading
+import time
+import uuid
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from partida.engine import Event, Game, IllegalAction, LocalRng, Outcome, get
+from partida.engine.errors import BadSetup, UnknownGame
+from partida.platform.auth import Principal
+from partida.platform.errors import (
+    Aborted,
+    AlreadyExists,
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
+)
+from partida.rules.ports import BotScheduler, Dice, Ledger, LogEntry
+from partida.rules.randomness import DrawnRng, ReplayRng
+from partida.rules.session import SeatMeta, Session, SessionStore
+
+MAX_ID = 128
+
+
+@dataclass
+class Result:
+    """What a submitted action returns to its seat (also cached for repeated request ids)."""
+
+    game_id: str
+    version: int
+    events: list[dict[str, Any]]   # already projected for the acting seat
+    outcome: dict[str, Any] | None
+
+    def to_json(self) -> str:
+        return json.dumps(self.__dict__, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> Result:
+        return cls(**json.loads(text))
+
+
+def project(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """Stored events as `seat` (None: a spectator) may see them; hidden ones are dropped."""
+    out = []
+    for e in events:
+        seen = Event.from_dict(e).for_seat(seat)
+        if seen is not None:
+            out.append({"seq": e["seq"], "version": e["version"], "kind": seen.kind,
+                        "data": dict(seen.data)})
+    return out
+
+
+def outcome_dict(o: Outcome | None) -> dict[str, Any] | None:
+    if o is None:
+        return None
+    return {"winners": list(o.winners), "draw": o.draw, "reason": o.reason,
+            "scores": {str(k): v for k, v in o.scores.items()}}
+
+
+def check_id(name: str, value: str) -> str:
+    if not value or len(value) > MAX_ID:
+        raise InvalidArgument(f"{name} must be 1 to {MAX_ID} characters")
+    return value
+
+
+class Matches:
+    """Every operation on matches; one instance per rules process."""
+
+    def __init__(self, sessions: SessionStore, ledger: Ledger, dice: Dice,
+                 bots: BotScheduler | None = None, clock: Callable[[], float] = time.time,
+                 default_timeout: int = 0) -> None:
+        self.sessions = sessions
+        self.ledger = ledger
+        self.dice = dice
+        self.bots = bots
+        self.clock = clock
+        self.default_timeout = default_timeout
+        # Serializes actions on one match within this process (replicas race via the log).
+        self._locks = [threading.Lock() for _ in range(256)]
+
+    def _lock(self, match_id: str) -> threading.Lock:
+        return self._locks[zlib.crc32(match_id.encode()) % len(self._locks)]
+
+    # ----- creation ---------------------------------------------------------------------
+    def create(self, game_id: str, scenario_id: str, seats: list[SeatMeta],
+               options: dict[str, Any], decision_timeout: int = 0, spectator_delay: int = 0,
+               request_id: str = "") -> Session:
+        game = self._game(game_id)
+        try:
+            scenario = game.info.scenario(scenario_id)
+        except KeyError:
+            raise InvalidArgument(f"game {game_id!r} has no scenario {scenario_id!r}") from None
+        if not scenario.min_seats <= len(seats) <= scenario.max_seats:
+            raise InvalidArgument(f"{game_id}/{scenario_id} takes {scenario.min_seats} to "
+                                  f"{scenario.max_seats} seats, not {len(seats)}")
+        if not 0 <= decision_timeout <= 7 * 24 * 3600 or not 0 <= spectator_delay <= 1000:
+            raise InvalidArgument("decision timeout or spectator delay out of range")
+        # A repeated request id names the same match, so a retried creation is harmless.
+        match_id = (uuid.uuid5(uuid.NAMESPACE_URL, f"partida:{request_id}").hex if request_id
+                    else uuid.uuid4().hex)
+        existing = self._session(match_id, required=False)
+        if existing is not None:
+            return existing
+        commitment = self.dice.create_stream(match_id)
+        rng = DrawnRng([], lambda n: self.dice.draw(match_id, n))
+        try:
+            state = game.new_state(scenario_id, len(seats), options, rng)
+        except BadSetup as e:
+            raise InvalidArgument(str(e)) from None
+        session = Session(
+            match_id=match_id, game_id=game_id, scenario_id=scenario_id, seats=seats,
+            options=options, commitment=commitment.hex(), created_at=self.clock(),
+            decision_timeout=decision_timeout or self.default_timeout,
+            spectator_delay=spectator_delay, state=state.to_dict(),
+            buffer=[list(p) for p in rng.buffer])
+        setup = LogEntry(0, "setup", -1, "", request_id, rng.positions, rng.values, [],
+                         self.clock())
+        blank = Session(**{**session.__dict__, "state": {}, "buffer": []})
+        self.ledger.record_match(blank)
+        try:
+            self.ledger.append_log(match_id, [setup])
+        except AlreadyExists:
+            return self._rebuild(match_id)
+        if session.spectator_delay:
+            session.spectator = {"version": 0, "state": session.state, "pending": []}
+        self._arm(session, game, state)
+        self.sessions.create(session)
+        self._after_commit(session, game, state)
+        return session
+
+    # ----- reading ----------------------------------------------------------------------
+    def session(self, match_id: str) -> Session:
+        return self._session(check_id("match_id", match_id))
+
+    def view(self, match_id: str, seat: int | None, principal: Principal | None
+             ) -> tuple[Session, dict[str, Any], tuple[int, ...], Outcome | None]:
+        s = self.session(match_id)
+        game = self._game(s.game_id)
+        if seat is not None:
+            self._check_seat(s, seat, principal, acting=False)
+            state = game.state_from_dict(s.state)
+            return s, game.view(state, seat), game.to_act(state), game.outcome(state)
+        state = self._spectator_state(s, game)
+        return s, game.view(state, None), game.to_act(state), game.outcome(state)
+
+    def legal(self, match_id: str, seat: int, principal: Principal | None
+              ) -> tuple[Session, list[Any], str, tuple[int, ...]]:
+        s = self.session(match_id)
+        self._check_seat(s, seat, principal, acting=False)
+        game = self._game(s.game_id)
+        state = game.state_from_dict(s.state)
+        to_act = game.to_act(state)
+        actions = game.legal_actions(state, seat)
+        default = game.default_action(state, seat) if seat in to_act else ""
+        return s, actions, default, to_act
+
+    def bot_state(self, match_id: str, seat: int) -> tuple[int, dict[str, Any]]:
+        """A determinized state for a bot seat: its hidden parts are resampled."""
+        s = self.session(match_id)
+        self._seat(s, seat)
+        if s.seats[seat].controller != "bot":
+            raise FailedPrecondition(f"seat {seat} is not played by a bot")
+        game = self._game(s.game_id)
+        state = game.state_from_dict(s.state)
+        det = game.determinize(state, seat, LocalRng(secrets.randbits(64)))
+        return s.version, det.to_dict()
+
+    def events(self, match_id: str, seat: int | None, principal: Principal | None,
+               after_seq: int, wait_seconds: float) -> tuple[list[dict[str, Any]], Session]:
+        """Events after `after_seq` as the follower may see them (waiting briefly for new
+        ones); read from the log when the live store no longer holds them."""
+        s = self.session(match_id)
+        if seat is not None:
+            self._check_seat(s, seat, principal, acting=False)
+        if after_seq >= s.event_seq and s.status == "active":
+            found, complete = self.sessions.events_after(match_id, after_seq, wait_seconds)
+        else:
+            found, complete = self.sessions.events_after(match_id, after_seq, 0)
+        if not complete or (after_seq < s.event_seq and not found):
+            loaded = self.ledger.load_match(match_id)
+            found = [e for entry in (loaded[1] if loaded else []) for e in entry.events
+                     if e["seq"] > after_seq]
+        if seat is None and s.spectator_delay:
+            visible_version = s.version - s.spectator_delay
+            found = [e for e in found if e["version"] <= visible_version]
+        return project(found, seat), s
+
+    # ----- acting -----------------------------------------------------------------------
+    def submit(self, match_id: str, seat: int, expected_version: int, request_id: str,
+               action_id: str, principal: Principal | None) -> Result:
+        check_id("match_id", match_id)
+        check_id("request_id", request_id)
+        if not isinstance(action_id, str) or not action_id or len(action_id) > 512:
+            raise InvalidArgument("action_id must be 1 to 512 characters")
+        cached = self.sessions.cached_response(match_id, request_id)
+        if cached is not None:
+            return Result.from_json(cached)
+        with self._lock(match_id):
+            s = self._session(match_id)
+            self._check_seat(s, seat, principal, acting=True)
+            return self._apply(s, seat, expected_version, request_id, action_id, "action")
+
+    def resign(self, match_id: str, seat: int, request_id: str,
+               principal: Principal | None) -> Result:
+        check_id("match_id", match_id)
+        check_id("request_id", request_id)
+        with self._lock(match_id):
+            s = self._session(match_id)
+            self._check_seat(s, seat, principal, acting=True)
+            return self._apply(s, seat, s.version, request_id, "resign", "resign")
+
+    def set_controller(self, match_id: str, seat: int, controller: str, bot: str,
+                       principal: Principal | None) -> SeatMeta:
+        if controller not in ("human", "bot"):
+            raise InvalidArgument("controller must be human or bot")
+        with self._lock(match_id):
+            s = self.session(match_id)
+            self._check_seat(s, seat, principal, acting=False, owner_only=True)
+            game = self._game(s.game_id)
+            meta = s.seats[seat]
+            if controller == "human" and not meta.player_id:
+                raise FailedPrecondition(f"seat {seat} has no player to give it back to")
+            meta.controller, meta.bot = controller, (bot or meta.bot or "heuristic")
+            if not self.sessions.commit(s, s.version, [], "", ""):
+                raise Aborted("the match moved on; try again")
+            state = game.state_from_dict(s.state)
+            self._after_commit(s, game, state)
+            return meta
+
+    def expire_decisions(self, limit: int = 100) -> int:
+        """Apply the default action of every seat whose decision deadline has passed."""
+        applied = 0
+        now = self.clock()
+        for match_id in self.sessions.due_deadlines(now, limit):
+            with self._lock(match_id):
+                s = self._session(match_id, required=False)
+                if s is None or s.status != "active" or not s.deadline or s.deadline > now:
+                    self.sessions.set_deadline(match_id, s.deadline if s else 0)
+                    continue
+                game = self._game(s.game_id)
+                state = game.state_from_dict(s.state)
+                seat = game.to_act(state)[0]
+                with contextlib.suppress(Aborted, AlreadyExists):
+                    self._apply(s, seat, s.version, f"timeout-{s.version}-{seat}",
+                                game.default_action(state, seat), "timeout")
+                    applied += 1
+        return applied
+
+    # ----- the one write path -------------------------------------------------------------
+    def _apply(self, s: Session, seat: int, expected_version: int, request_id: str,
+               action_id: str, kind: str) -> Result:
+        if s.status != "active":
+            raise FailedPrecondition("the match is over")
+        if expected_version != s.version:
+            first = self.ledger.find_entry(s.match_id, request_id)
+            if first is not None:
+                return self._result_of(s, first, seat)
+            raise Aborted(f"stale version {expected_version}: the match is at {s.version}")
+        game = self._game(s.game_id)
+        state = game.state_from_dict(s.state)
+        rng = DrawnRng([tuple(p) for p in s.buffer], lambda n: self.dice.draw(s.match_id, n))
+        try:
+            events = (game.resign(state, seat) if kind == "resign"
+                      else game.apply(state, seat, action_id, rng))
+        except IllegalAction as e:
+            raise FailedPrecondition(e.reason) from None
+        version = s.version + 1
+        stored = []
+        for i, e in enumerate(events):
+            d = e.to_dict()
+            d.update(seq=s.event_seq + i + 1, version=version)
+            stored.append(d)
+        entry = LogEntry(version, kind, seat, action_id, request_id, rng.positions, rng.values,
+                         stored, self.clock())
+        try:
+            self.ledger.append_log(s.match_id, [entry])
+        except AlreadyExists:
+            self.sessions.invalidate(s.match_id)
+            first = self.ledger.find_entry(s.match_id, request_id)
+            if first is not None:
+                return self._result_of(s, first, seat)
+            raise Aborted("another action was applied first; read the match again") from None
+        s.version, s.state, s.event_seq = version, state.to_dict(), s.event_seq + len(events)
+        s.buffer = [list(p) for p in rng.buffer]
+        outcome = game.outcome(state)
+        if outcome is not None:
+            s.status, s.outcome = "finished", outcome_dict(outcome)
+            s.seed = self.dice.reveal(s.match_id).hex()
+        self._advance_spectator(s, game, entry)
+        self._arm(s, game, state)
+        result = Result(s.game_id, version, project(stored, seat), s.outcome)
+        if not self.sessions.commit(s, expected_version, stored, request_id, result.to_json()):
+            self.sessions.invalidate(s.match_id)  # the log has it; the next read rebuilds
+        if outcome is not None:
+            self.ledger.finish_match(s.match_id, s.outcome or {}, bytes.fromhex(s.seed))
+        self._after_commit(s, game, state)
+        return result
+
+
+    @staticmethod
+    def _result_of(s: Session, entry: LogEntry, seat: int) -> Result:
+        """The first result of a repeated request, rebuilt from its log record."""
+        over = s.outcome if s.version == entry.sequence else None
+        return Result(s.game_id, entry.sequence, project(entry.events, seat), over)
+
+    def _arm(self, s: Session, game: Game, state: Any) -> None:
+        """Set the next decision's deadline."""
+        if s.status == "active" and s.decision_timeout and game.to_act(state):
+            s.deadline = self.clock() + s.decision_timeout
+        else:
+            s.deadline = 0.0
+
+    def _after_commit(self, s: Session, game: Game, state: Any) -> None:
+        self.sessions.set_deadline(s.match_id, s.deadline)
+        if self.bots is None or s.status != "active":
+            return
+        for seat in game.to_act(state):
+            if s.seats[seat].controller == "bot":
+                self.bots.schedule(s.match_id, seat, s.version)
+
+    # ----- spectators ---------------------------------------------------------------------
+    def _advance_spectator(self, s: Session, game: Game, entry: LogEntry) -> None:
+        """Keep the state `spectator_delay` actions behind for delayed spectators."""
+        if not s.spectator_delay or s.spectator is None:
+            return
+        spec = s.spectator
+        spec["pending"].append(_entry_dict(entry))
+        if s.status == "finished":  # at the end everything may be shown
+            spec.update(version=s.version, state=s.state, pending=[])
+            return
+        while len(spec["pending"]) > s.spectator_delay:
+            e = spec["pending"].pop(0)
+            state = game.state_from_dict(spec["state"])
+            _replay_entry(game, state, _entry_from(e))
+            spec["state"], spec["version"] = state.to_dict(), e["sequence"]
+
+    def _spectator_state(self, s: Session, game: Game) -> Any:
+        if s.spectator_delay and s.spectator is not None:
+            return game.state_from_dict(s.spectator["state"])
+        return game.state_from_dict(s.state)
+
+    # ----- loading and rebuilding ----------------------------------------------------------
+    def _session(self, match_id: str, required: bool = True) -> Session:
+        s = self.sessions.load(match_id)
+        if s is None:
+            try:
+                s = self._rebuild(match_id)
+            except NotFound:
+                if required:
+                    raise
+                return None  # type: ignore[return-value]
+        return s
+
+    def _rebuild(self, match_id: str) -> Session:
+        """Replay the log into a fresh session (after expiry, a flush or a lost race)."""
+        loaded = self.ledger.load_match(match_id)
+        if loaded is None:
+            raise NotFound(f"no match {match_id!r}")
+        s, entries = loaded
+        game = self._game(s.game_id)
+        state = None
+        for entry in entries:
+            if entry.kind == "setup":
+                state = game.new_state(s.scenario_id, len(s.seats), s.options,
+                                       ReplayRng(entry.values))
+                continue
+            _replay_entry(game, state, entry)
+            s.version, s.event_seq = entry.sequence, s.event_seq + len(entry.events)
+        if state is None:
+            raise NotFound(f"match {match_id!r} has no set-up record")
+        s.state = state.to_dict()
+        outcome = game.outcome(state)
+        if outcome is not None and s.status != "finished":
+            # The process stopped between the last action and recording the end: finish now.
+            s.seed = self.dice.reveal(match_id).hex()
+            self.ledger.finish_match(match_id, outcome_dict(outcome) or {}, bytes.fromhex(s.seed))
+        s.status = "finished" if outcome else "active"
+        s.outcome = outcome_dict(outcome)
+        if s.spectator_delay:
+            s.spectator = {"version": s.version, "state": s.state, "pending": []}
+        self._arm(s, game, state)
+        if not self.sessions.create(s):
+            current = self.sessions.load(match_id)
+            if current is not None:
+                return current
+        return s
+
+    # ----- checks ---------------------------------------------------------------------------
+    @staticmethod
+    def _game(game_id: str) -> Game:
+        try:
+            return get(game_id)
+        except UnknownGame:
+            raise InvalidArgument(f"unknown game {game_id!r}") from None
+
+    @staticmethod
+    def _seat(s: Session, seat: int) -> SeatMeta:
+        if not isinstance(seat, int) or not 0 <= seat < len(s.seats):
+            raise InvalidArgument(f"seat must be 0 to {len(s.seats) - 1}")
+        return s.seats[seat]
+
+    def _check_seat(self, s: Session, seat: int, principal: Principal | None, acting: bool,
+                    owner_only: bool = False) -> None:
+        """Only the seat's player (or, for a bot seat, a service) may use a seat."""
+        meta = self._seat(s, seat)
+        if principal is None:
+            raise PermissionDenied("a token is required to use a seat")
+        if principal.is_service:
+            if acting and meta.controller != "bot":
+                raise PermissionDenied(f"seat {seat} is played by its player, not a bot")
+            return
+        if principal.subject != meta.player_id:
+            raise PermissionDenied(f"seat {seat} belongs to another player")
+        if acting and not owner_only and meta.controller != "human":
+            raise FailedPrecondition(f"seat {seat} is handed to a bot; take it back first")
+
+
+def _entry_dict(e: LogEntry) -> dict[str, Any]:
+    return {"sequence": e.sequence, "kind": e.kind, "seat": e.seat, "action_id": e.action_id,
+            "values": e.values}
+
+
+def _entry_from(d: dict[str, Any]) -> LogEntry:
+    return LogEntry(d["sequence"], d["kind"], d["seat"], d["action_id"], "", [], d["values"], [])
+
+
+def _replay_entry(game: Game, state: Any, entry: LogEntry) -> None:
+    rng = ReplayRng(entry.values)
+    if entry.kind == "resign":
+        game.resign(state, entry.seat)
+    else:
+        game.apply(state, entry.seat, entry.action_id, rng)
+
+

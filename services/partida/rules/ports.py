@@ -1,0 +1,63 @@
+"""What the rules service needs from the other services, as small interfaces.
+
+Each has an in-process implementation (the embedded server) and a gRPC client (replicas).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from partida.rules.session import Session
+
+
+@dataclass
+class LogEntry:
+    """One record of a match's log as the rules service writes and replays it."""
+
+    sequence: int
+    kind: str               # "setup", "action", "timeout" or "resign"
+    seat: int
+    action_id: str
+    request_id: str
+    positions: list[int]
+    values: list[int]
+    events: list[dict[str, Any]]  # unredacted, with seq and version
+    created_at: float = 0.0
+    hash: bytes = b""
+    prev_hash: bytes = b""
+
+
+@dataclass
+class MatchPage:
+    matches: list[Session] = field(default_factory=list)
+    next_page_token: str = ""
+
+
+class Dice(Protocol):
+    def create_stream(self, match_id: str) -> bytes: ...
+
+    def draw(self, match_id: str, count: int) -> tuple[int, Sequence[int]]: ...
+
+    def reveal(self, match_id: str) -> bytes: ...
+
+
+class Ledger(Protocol):
+    def record_match(self, session: Session) -> None: ...
+
+    def append_log(self, match_id: str, entries: list[LogEntry]) -> None:
+        """Durably append; raises platform.errors.AlreadyExists if a sequence is taken."""
+
+    def finish_match(self, match_id: str, outcome: dict[str, Any], seed: bytes) -> None: ...
+
+    def load_match(self, match_id: str) -> tuple[Session, list[LogEntry]] | None:
+        """The match as created (version 0, no state) and its whole log, or None."""
+
+    def find_entry(self, match_id: str, request_id: str) -> LogEntry | None: ...
+
+    def player_matches(self, player_id: str, page_size: int, page_token: str) -> MatchPage: ...
+
+
+class BotScheduler(Protocol):
+    def schedule(self, match_id: str, seat: int, version: int) -> None: ...

@@ -1,0 +1,124 @@
+"""Conversions between the rules service's plain data and the partida.v1 messages, with the
+games' typed messages filled in by their adapters."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from functools import cache
+from typing import Any
+
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from partida.engine import Action, Outcome
+from partida.engine.types import GameInfo
+from partida.platform.errors import InvalidArgument
+from partida.rules.session import SeatMeta, Session
+from partida.v1 import common_pb2
+
+_CONTROLLERS = {"human": common_pb2.SEAT_CONTROLLER_HUMAN, "bot": common_pb2.SEAT_CONTROLLER_BOT}
+
+
+@cache
+def adapter_for(game_id: str) -> Any | None:
+    """The game's proto adapter (`partida.games.<id>.adapter.ADAPTER`), if it has one."""
+    try:
+        module = importlib.import_module(f"partida.games.{game_id}.adapter")
+    except ModuleNotFoundError:
+        return None
+    return getattr(module, "ADAPTER", None)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def timestamp(seconds: float) -> Timestamp:
+    ts = Timestamp()
+    ts.FromNanoseconds(int(seconds * 1e9))
+    return ts
+
+
+def game_info(info: GameInfo, bots: list[str]) -> common_pb2.GameInfo:
+    return common_pb2.GameInfo(
+        game_id=info.id, title=info.title, hidden_information=info.hidden_information,
+        options=dict(info.options), bots=bots,
+        scenarios=[common_pb2.Scenario(scenario_id=s.id, title=s.title, min_seats=s.min_seats,
+                                       max_seats=s.max_seats, sides=list(s.sides),
+                                       description=s.description) for s in info.scenarios])
+
+
+def outcome(d: dict[str, Any] | Outcome | None) -> common_pb2.Outcome | None:
+    if d is None:
+        return None
+    if isinstance(d, Outcome):
+        return common_pb2.Outcome(winners=list(d.winners), draw=d.draw, reason=d.reason,
+                                  scores={int(k): v for k, v in d.scores.items()})
+    return common_pb2.Outcome(winners=d.get("winners", []), draw=d.get("draw", False),
+                              reason=d.get("reason", ""),
+                              scores={int(k): v for k, v in d.get("scores", {}).items()})
+
+
+def seat(index: int, meta: SeatMeta) -> common_pb2.Seat:
+    return common_pb2.Seat(seat=index, player_id=meta.player_id,
+                           controller=_CONTROLLERS[meta.controller], bot=meta.bot)
+
+
+def match(s: Session, seed: bytes = b"") -> common_pb2.Match:
+    return common_pb2.Match(
+        match_id=s.match_id, game_id=s.game_id, scenario_id=s.scenario_id,
+        seats=[seat(i, m) for i, m in enumerate(s.seats)],
+        status=(common_pb2.MATCH_STATUS_FINISHED if s.status == "finished"
+                else common_pb2.MATCH_STATUS_ACTIVE),
+        version=s.version, dice_commitment=bytes.fromhex(s.commitment), dice_seed=seed,
+        outcome=outcome(s.outcome), create_time=timestamp(s.created_at),
+        options_json=_json(s.options), decision_timeout_seconds=s.decision_timeout,
+        spectator_delay_actions=s.spectator_delay)
+
+
+def decision(seats: tuple[int, ...] | list[int], deadline: float) -> common_pb2.Decision:
+    d = common_pb2.Decision(seats=list(seats))
+    if deadline and seats:
+        d.deadline.CopyFrom(timestamp(deadline))
+    return d
+
+
+def action(game_id: str, a: Action) -> common_pb2.Action:
+    msg = common_pb2.Action(action_id=a.id, description=a.description)
+    adapter = adapter_for(game_id)
+    if adapter is not None:
+        getattr(msg, game_id).CopyFrom(adapter.action_to_proto(a.id))
+    return msg
+
+
+def action_id(game_id: str, msg: common_pb2.Action) -> str:
+    """The engine id of a submitted action: its action_id, or its typed message."""
+    typed = msg.WhichOneof("game")
+    if typed is None:
+        return msg.action_id
+    if typed != game_id:
+        raise InvalidArgument(f"a {typed} action was sent to a {game_id} match")
+    adapter = adapter_for(game_id)
+    if adapter is None:
+        raise InvalidArgument(f"{game_id} actions are accepted by action_id only")
+    try:
+        return str(adapter.action_from_proto(getattr(msg, typed)))
+    except ValueError as e:
+        raise InvalidArgument(str(e)) from None
+
+
+def event(game_id: str, e: dict[str, Any]) -> common_pb2.Event:
+    msg = common_pb2.Event(sequence=e["seq"], version=e["version"], kind=e["kind"],
+                           data_json=_json(e["data"]))
+    adapter = adapter_for(game_id)
+    if adapter is not None:
+        getattr(msg, game_id).CopyFrom(adapter.event_to_proto(e["kind"], e["data"]))
+    return msg
+
+
+def view(game_id: str, version: int, data: dict[str, Any]) -> common_pb2.View:
+    msg = common_pb2.View(version=version, data_json=_json(data))
+    adapter = adapter_for(game_id)
+    if adapter is not None:
+        getattr(msg, game_id).CopyFrom(adapter.view_to_proto(data))
+    return msg

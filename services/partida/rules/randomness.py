@@ -1,0 +1,52 @@
+"""Engines' Rng fed by the dice service (live play) or by logged values (rebuilds)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from partida.engine.rng import Rng
+
+Draw = Callable[[int], tuple[int, Sequence[int]]]  # count -> (first position, values)
+
+BATCH = 32  # values fetched per call to the dice service; unused ones wait for the next action
+
+
+class DrawnRng(Rng):
+    """Takes values from a prefetched buffer, refilling it from the dice service, and records
+    the (position, value) pairs consumed so the action can be logged and replayed."""
+
+    def __init__(self, buffer: Sequence[tuple[int, int]], draw: Draw, batch: int = BATCH) -> None:
+        super().__init__()
+        self.buffer = list(buffer)
+        self._draw = draw
+        self._batch = batch
+        self.positions: list[int] = []
+        self.values: list[int] = []
+
+    def next_u64(self) -> int:
+        if not self.buffer:
+            first, values = self._draw(self._batch)
+            self.buffer = [(first + i, v) for i, v in enumerate(values)]
+        position, value = self.buffer.pop(0)
+        self.positions.append(position)
+        self.values.append(value)
+        return value
+
+
+class ReplayRng(Rng):
+    """Hands back exactly the values an action consumed when it was first applied."""
+
+    def __init__(self, values: Sequence[int]) -> None:
+        super().__init__()
+        self._values = list(values)
+        self._next = 0
+
+    def next_u64(self) -> int:
+        if self._next >= len(self._values):
+            raise RuntimeError("the replayed action asks for more randomness than it used")
+        value = self._values[self._next]
+        self._next += 1
+        return value
+
+    def exhausted(self) -> bool:
+        return self._next == len(self._values)

@@ -1,0 +1,103 @@
+"""Sessions in Redis: one hash-tagged key family per match, so Redis Cluster shards by match.
+
+  match:{id}:session   hash {version, blob}      the session, compare-and-set by Lua
+  match:{id}:events    stream, ids "<seq>-0"     the recent events, trimmed to EVENTS_KEPT
+  match:{id}:req:<rid> string                    a request's first response (idempotency)
+  partida:deadlines    sorted set                decision deadlines (match id by time)
+
+Every key of a match expires when the match has been idle for `idle_ttl` seconds.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import redis
+
+from partida.rules.session import EVENTS_KEPT, REQUEST_TTL_SECONDS, Session
+
+DEADLINES = "partida:deadlines"
+
+# KEYS: session, events, request key ("" for none)
+# ARGV: expected version, new version, blob, idle ttl, events kept, response, request ttl,
+#       then pairs of (seq, event json)
+_COMMIT = """
+local current = redis.call('HGET', KEYS[1], 'version')
+if current ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'version', ARGV[2], 'blob', ARGV[3])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+for i = 8, #ARGV, 2 do
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], ARGV[i] .. '-0', 'e', ARGV[i + 1])
+end
+if #ARGV >= 8 then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
+if KEYS[3] ~= '' then redis.call('SET', KEYS[3], ARGV[6], 'EX', ARGV[7]) end
+return 1
+"""
+
+
+def _key(match_id: str, part: str) -> str:
+    return f"match:{{{match_id}}}:{part}"
+
+
+class RedisSessionStore:
+    def __init__(self, client: redis.Redis, idle_ttl: int = 7 * 24 * 3600) -> None:
+        self.r = client
+        self.idle_ttl = idle_ttl
+        self._commit = client.register_script(_COMMIT)
+
+    @classmethod
+    def from_url(cls, url: str, idle_ttl: int = 7 * 24 * 3600) -> RedisSessionStore:
+        pool = redis.ConnectionPool.from_url(url, max_connections=512)
+        return cls(redis.Redis(connection_pool=pool), idle_ttl)
+
+    def load(self, match_id: str) -> Session | None:
+        blob = self.r.hget(_key(match_id, "session"), "blob")
+        return None if blob is None else Session.from_json(blob)
+
+    def create(self, session: Session) -> bool:
+        key = _key(session.match_id, "session")
+        pipe = self.r.pipeline()
+        pipe.hsetnx(key, "version", str(session.version))
+        pipe.hsetnx(key, "blob", session.to_json())
+        pipe.expire(key, self.idle_ttl)
+        created, _, _ = pipe.execute()
+        return bool(created)
+
+    def commit(self, session: Session, expected_version: int, events: list[dict[str, Any]],
+               request_id: str, response: str) -> bool:
+        args: list[Any] = [expected_version, session.version, session.to_json(), self.idle_ttl,
+                           EVENTS_KEPT, response, REQUEST_TTL_SECONDS]
+        for e in events:
+            args += [e["seq"], json.dumps(e, separators=(",", ":"))]
+        req = _key(session.match_id, f"req:{request_id}") if request_id else ""
+        keys = [_key(session.match_id, "session"), _key(session.match_id, "events"), req]
+        return bool(self._commit(keys=keys, args=args))
+
+    def invalidate(self, match_id: str) -> None:
+        self.r.delete(_key(match_id, "session"))
+
+    def cached_response(self, match_id: str, request_id: str) -> str | None:
+        value = self.r.get(_key(match_id, f"req:{request_id}"))
+        return None if value is None else value.decode()
+
+    def events_after(self, match_id: str, after_seq: int, wait_seconds: float
+                     ) -> tuple[list[dict[str, Any]], bool]:
+        key = _key(match_id, "events")
+        start = f"{after_seq}-0"
+        block = int(wait_seconds * 1000) or None  # None: do not block
+        reply = self.r.xread({key: start}, count=EVENTS_KEPT, block=block)
+        found = [json.loads(fields[b"e"]) for _, entries in reply for _, fields in entries]
+        first = self.r.xrange(key, count=1)
+        oldest = int(first[0][0].split(b"-")[0]) if first else None
+        complete = oldest is None or oldest <= after_seq + 1
+        return found, complete
+
+    def set_deadline(self, match_id: str, when: float) -> None:
+        if when:
+            self.r.zadd(DEADLINES, {match_id: when})
+        else:
+            self.r.zrem(DEADLINES, match_id)
+
+    def due_deadlines(self, now: float, limit: int) -> list[str]:
+        return [m.decode() for m in self.r.zrangebyscore(DEADLINES, 0, now, start=0, num=limit)]

@@ -1,0 +1,151 @@
+"""RulesService over gRPC: validation and conversion around `Matches`, nothing more."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from partida.engine import all_games
+from partida.platform.auth import require_player, require_service
+from partida.platform.calls import caller
+from partida.platform.errors import InvalidArgument
+from partida.rules import protos
+from partida.rules.matches import Matches
+from partida.rules.session import SeatMeta
+from partida.v1 import common_pb2, rules_pb2, rules_pb2_grpc
+
+STREAM_WAIT_SECONDS = 5.0
+MAX_SEATS = 16
+
+
+def _seat_arg(request: Any) -> int | None:
+    return request.seat if request.HasField("seat") else None
+
+
+def _options(text: str) -> dict[str, Any]:
+    if not text:
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InvalidArgument(f"options_json is not valid JSON: {e.msg}") from None
+    if not isinstance(value, dict):
+        raise InvalidArgument("options_json must be a JSON object")
+    return value
+
+
+class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
+    def __init__(self, matches: Matches, bot_names: Any = None) -> None:
+        self.matches = matches
+        self._bot_names = bot_names or (lambda game_id: [])
+
+    def ListGames(self, request: Any, context: Any) -> Any:  # noqa: N802 (gRPC names)
+        return rules_pb2.ListGamesResponse(
+            games=[protos.game_info(g.info, self._bot_names(g.info.id)) for g in all_games()])
+
+    def CreateMatch(self, request: Any, context: Any) -> Any:  # noqa: N802
+        require_service(caller())
+        if not 1 <= len(request.seats) <= MAX_SEATS:
+            raise InvalidArgument(f"a match has 1 to {MAX_SEATS} seats")
+        seats = []
+        for i, sr in enumerate(request.seats):
+            if bool(sr.player_id) == bool(sr.bot):
+                raise InvalidArgument(f"seat {i} needs exactly one of player_id and bot")
+            if sr.bot and sr.bot not in self._bot_names(request.game_id):
+                raise InvalidArgument(f"no bot {sr.bot!r} for game {request.game_id!r}")
+            seats.append(SeatMeta(sr.player_id, "bot" if sr.bot else "human", sr.bot))
+        s = self.matches.create(request.game_id, request.scenario_id, seats,
+                                _options(request.options_json), request.decision_timeout_seconds,
+                                request.spectator_delay_actions, request.request_id)
+        return rules_pb2.CreateMatchResponse(match=protos.match(s, bytes.fromhex(s.seed)))
+
+    def GetMatch(self, request: Any, context: Any) -> Any:  # noqa: N802
+        require_player(caller())
+        s = self.matches.session(request.match_id)
+        return rules_pb2.GetMatchResponse(match=protos.match(s, bytes.fromhex(s.seed)))
+
+    def GetView(self, request: Any, context: Any) -> Any:  # noqa: N802
+        principal = require_player(caller())
+        s, data, to_act, outcome = self.matches.view(request.match_id, _seat_arg(request),
+                                                     principal)
+        version = s.version if request.HasField("seat") or not s.spectator else \
+            s.spectator["version"]
+        response = rules_pb2.GetViewResponse(view=protos.view(s.game_id, version, data),
+                                             decision=protos.decision(to_act, s.deadline))
+        if outcome is not None:
+            response.outcome.CopyFrom(protos.outcome(outcome))
+        return response
+
+    def ListLegalActions(self, request: Any, context: Any) -> Any:  # noqa: N802
+        s, actions, default, to_act = self.matches.legal(request.match_id, request.seat,
+                                                         require_player(caller()))
+        return rules_pb2.ListLegalActionsResponse(
+            version=s.version, actions=[protos.action(s.game_id, a) for a in actions],
+            default_action_id=default, decision=protos.decision(to_act, s.deadline))
+
+    def SubmitAction(self, request: Any, context: Any) -> Any:  # noqa: N802
+        principal = require_player(caller())
+        typed = request.action.WhichOneof("game")
+        game_id = self.matches.session(request.match_id).game_id if typed else ""
+        action_id = protos.action_id(game_id, request.action)
+        result = self.matches.submit(request.match_id, request.seat, request.expected_version,
+                                     request.request_id, action_id, principal)
+        response = rules_pb2.SubmitActionResponse(
+            version=result.version,
+            events=[protos.event(result.game_id, e) for e in result.events])
+        if result.outcome is not None:
+            response.outcome.CopyFrom(protos.outcome(result.outcome))
+        return response
+
+    def StreamMatch(self, request: Any, context: Any) -> Iterator[Any]:  # noqa: N802
+        principal = require_player(caller())
+        seat = _seat_arg(request)
+        if request.after_sequence < 0:
+            raise InvalidArgument("after_sequence must not be negative")
+        after = request.after_sequence
+        while context.is_active():
+            events, s = self.matches.events(request.match_id, seat, principal, after,
+                                            STREAM_WAIT_SECONDS)
+            for e in events:
+                yield rules_pb2.StreamMatchResponse(event=protos.event(s.game_id, e))
+                after = e["seq"]
+            if events:
+                current, data, to_act, _ = self.matches.view(request.match_id, seat, principal)
+                yield rules_pb2.StreamMatchResponse(
+                    view=protos.view(s.game_id, current.version, data),
+                    decision=protos.decision(to_act, current.deadline))
+            if s.status == "finished" and after >= s.event_seq and not events:
+                return
+
+    def Resign(self, request: Any, context: Any) -> Any:  # noqa: N802
+        result = self.matches.resign(request.match_id, request.seat, request.request_id,
+                                     require_player(caller()))
+        response = rules_pb2.ResignResponse(version=result.version)
+        if result.outcome is not None:
+            response.outcome.CopyFrom(protos.outcome(result.outcome))
+        return response
+
+    def SetSeatController(self, request: Any, context: Any) -> Any:  # noqa: N802
+        controller = {common_pb2.SEAT_CONTROLLER_HUMAN: "human",
+                      common_pb2.SEAT_CONTROLLER_BOT: "bot"}.get(request.controller)
+        if controller is None:
+            raise InvalidArgument("controller must be HUMAN or BOT")
+        meta = self.matches.set_controller(request.match_id, request.seat, controller,
+                                           request.bot, require_player(caller()))
+        return rules_pb2.SetSeatControllerResponse(seat=protos.seat(request.seat, meta))
+
+    def ListPlayerMatches(self, request: Any, context: Any) -> Any:  # noqa: N802
+        principal = require_player(caller())
+        if not 0 <= request.page_size <= 100:
+            raise InvalidArgument("page_size must be 0 to 100")
+        page = self.matches.ledger.player_matches(principal.subject, request.page_size or 20,
+                                                  request.page_token)
+        return rules_pb2.ListPlayerMatchesResponse(
+            matches=[protos.match(m, bytes.fromhex(m.seed)) for m in page.matches],
+            next_page_token=page.next_page_token)
+
+    def GetBotState(self, request: Any, context: Any) -> Any:  # noqa: N802
+        require_service(caller())
+        version, state = self.matches.bot_state(request.match_id, request.seat)
+        return rules_pb2.GetBotStateResponse(version=version, state_json=json.dumps(state))

@@ -1,0 +1,150 @@
+"""Live session state of matches: the state, its version and the recent events.
+
+Two stores share one small interface: `MemorySessionStore` for the embedded server and
+`RedisSessionStore` for replicas. The database log is the truth; a session is a cache that
+can be rebuilt from it, so losing one (expiry, a flush) loses nothing acknowledged.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import defaultdict, deque
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+EVENTS_KEPT = 256          # live events kept per match; older ones are read from the log
+REQUEST_TTL_SECONDS = 24 * 3600
+
+
+@dataclass
+class SeatMeta:
+    player_id: str = ""
+    controller: str = "human"  # "human" or "bot"
+    bot: str = ""
+
+
+@dataclass
+class Session:
+    """Everything the rules service needs to continue a match without the database."""
+
+    match_id: str
+    game_id: str
+    scenario_id: str
+    seats: list[SeatMeta]
+    options: dict[str, Any]
+    commitment: str                 # hex
+    created_at: float
+    decision_timeout: int
+    spectator_delay: int
+    version: int = 0
+    state: dict[str, Any] = field(default_factory=dict)
+    buffer: list[list[int]] = field(default_factory=list)  # prefetched [position, value]
+    event_seq: int = 0
+    status: str = "active"          # "active" or "finished"
+    outcome: dict[str, Any] | None = None
+    seed: str = ""                  # hex, once revealed at the end
+    deadline: float = 0.0
+    spectator: dict[str, Any] | None = None  # lagged state for delayed spectators
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Session:
+        data = json.loads(text)
+        data["seats"] = [SeatMeta(**s) for s in data["seats"]]
+        return cls(**data)
+
+
+class SessionStore(Protocol):
+    def load(self, match_id: str) -> Session | None: ...
+
+    def create(self, session: Session) -> bool: ...
+
+    def commit(self, session: Session, expected_version: int, events: list[dict[str, Any]],
+               request_id: str, response: str) -> bool: ...
+
+    def invalidate(self, match_id: str) -> None: ...
+
+    def cached_response(self, match_id: str, request_id: str) -> str | None: ...
+
+    def events_after(self, match_id: str, after_seq: int, wait_seconds: float
+                     ) -> tuple[list[dict[str, Any]], bool]: ...
+
+    def set_deadline(self, match_id: str, when: float) -> None: ...
+
+    def due_deadlines(self, now: float, limit: int) -> list[str]: ...
+
+
+class MemorySessionStore:
+    """In-process sessions for the embedded server; thread-safe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Condition()
+        self._sessions: dict[str, str] = {}
+        self._events: dict[str, deque[dict[str, Any]]] = defaultdict(
+            lambda: deque(maxlen=EVENTS_KEPT))
+        self._requests: dict[tuple[str, str], str] = {}
+        self._deadlines: dict[str, float] = {}
+
+    def load(self, match_id: str) -> Session | None:
+        with self._lock:
+            text = self._sessions.get(match_id)
+        return None if text is None else Session.from_json(text)
+
+    def create(self, session: Session) -> bool:
+        with self._lock:
+            if session.match_id in self._sessions:
+                return False
+            self._sessions[session.match_id] = session.to_json()
+            return True
+
+    def commit(self, session: Session, expected_version: int, events: list[dict[str, Any]],
+               request_id: str, response: str) -> bool:
+        with self._lock:
+            current = self._sessions.get(session.match_id)
+            if current is None or Session.from_json(current).version != expected_version:
+                return False
+            self._sessions[session.match_id] = session.to_json()
+            self._events[session.match_id].extend(events)
+            if request_id:
+                self._requests[(session.match_id, request_id)] = response
+            self._lock.notify_all()
+            return True
+
+    def invalidate(self, match_id: str) -> None:
+        with self._lock:
+            self._sessions.pop(match_id, None)
+
+    def cached_response(self, match_id: str, request_id: str) -> str | None:
+        with self._lock:
+            return self._requests.get((match_id, request_id))
+
+    def events_after(self, match_id: str, after_seq: int, wait_seconds: float
+                     ) -> tuple[list[dict[str, Any]], bool]:
+        """Events with seq > after_seq, waiting up to `wait_seconds` for one; the flag says
+        whether the store still holds every event after `after_seq` (else: read the log)."""
+        deadline = time.monotonic() + wait_seconds
+        with self._lock:
+            while True:
+                kept = self._events.get(match_id, deque())
+                complete = not kept or kept[0]["seq"] <= after_seq + 1
+                found = [e for e in kept if e["seq"] > after_seq]
+                left = deadline - time.monotonic()
+                if found or left <= 0:
+                    return found, complete
+                self._lock.wait(left)
+
+    def set_deadline(self, match_id: str, when: float) -> None:
+        with self._lock:
+            if when:
+                self._deadlines[match_id] = when
+            else:
+                self._deadlines.pop(match_id, None)
+
+    def due_deadlines(self, now: float, limit: int) -> list[str]:
+        with self._lock:
+            due = sorted((t, m) for m, t in self._deadlines.items() if t <= now)
+            return [m for _, m in due[:limit]]
