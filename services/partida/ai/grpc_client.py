@@ -1,0 +1,46 @@
+"""The rules service seen by a bot worker over gRPC, with a service token."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import grpc
+
+from partida.ai.turns import SeatSnapshot
+from partida.engine import Action
+from partida.v1 import common_pb2, rules_pb2, rules_pb2_grpc
+
+
+class GrpcRulesClient:
+    def __init__(self, channel: grpc.Channel, token: str, timeout: float = 10.0) -> None:
+        self.stub = rules_pb2_grpc.RulesServiceStub(channel)
+        self.metadata = (("authorization", f"Bearer {token}"),)
+        self.timeout = timeout
+
+    def _call(self, method: str, request: Any) -> Any:
+        return getattr(self.stub, method)(request, metadata=self.metadata, timeout=self.timeout)
+
+    def snapshot(self, match_id: str, seat: int) -> SeatSnapshot:
+        match = self._call("GetMatch", rules_pb2.GetMatchRequest(match_id=match_id)).match
+        view = self._call("GetView", rules_pb2.GetViewRequest(match_id=match_id, seat=seat))
+        legal = self._call("ListLegalActions",
+                           rules_pb2.ListLegalActionsRequest(match_id=match_id, seat=seat))
+        meta = match.seats[seat]
+        is_bot = meta.controller == common_pb2.SEAT_CONTROLLER_BOT
+        return SeatSnapshot(
+            version=legal.version, to_act=list(legal.decision.seats),
+            bot=meta.bot if is_bot else "", view=json.loads(view.view.data_json),
+            actions=[Action(a.action_id, a.description) for a in legal.actions],
+            game_id=match.game_id)
+
+    def bot_state(self, match_id: str, seat: int) -> tuple[int, dict[str, Any]]:
+        r = self._call("GetBotState", rules_pb2.GetBotStateRequest(match_id=match_id, seat=seat))
+        return r.version, json.loads(r.state_json)
+
+    def submit(self, match_id: str, seat: int, version: int, request_id: str,
+               action_id: str) -> int:
+        r = self._call("SubmitAction", rules_pb2.SubmitActionRequest(
+            match_id=match_id, seat=seat, expected_version=version, request_id=request_id,
+            action=common_pb2.Action(action_id=action_id)))
+        return int(r.version)

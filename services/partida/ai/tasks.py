@@ -1,0 +1,54 @@
+"""Celery tasks: thin shells around `partida.ai.turns.play_turn`."""
+
+from __future__ import annotations
+
+import logging
+from functools import cache
+
+import grpc
+
+from partida.ai.celery import app
+from partida.ai.grpc_client import GrpcRulesClient
+from partida.ai.turns import play_turn
+from partida.platform.auth import Authority
+from partida.platform.config import settings
+
+log = logging.getLogger("partida.bots")
+
+# Refusals that mean the turn is no longer wanted: the match moved on or is over.
+_HARMLESS = {grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION}
+_TRANSIENT = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED,
+              grpc.StatusCode.RESOURCE_EXHAUSTED}
+
+
+class TransientRulesError(Exception):
+    """The rules service could not be reached; the task is retried with backoff."""
+
+
+@cache
+def _client() -> GrpcRulesClient:
+    cfg = settings()
+    authority = Authority(cfg.token_secret, cfg.service_token_secret, cfg.integrators())
+    channel = grpc.insecure_channel(cfg.rules_address or f"{cfg.host}:{cfg.port}")
+    return GrpcRulesClient(channel, authority.service_token("bots"))
+
+
+@app.task(name="partida.play_turn", autoretry_for=(TransientRulesError,), retry_backoff=0.2,
+          retry_backoff_max=5, retry_jitter=True, max_retries=8)
+def play_turn_task(match_id: str, seat: int, version: int) -> str:
+    try:
+        return play_turn(_client(), match_id, seat, version)
+    except grpc.RpcError as e:
+        code = e.code()
+        if code in _HARMLESS:
+            return "stale"
+        if code in _TRANSIENT:
+            raise TransientRulesError(str(e.details())) from None
+        raise
+
+
+class CeleryBotScheduler:
+    """What the rules service uses to queue bot turns on the broker."""
+
+    def schedule(self, match_id: str, seat: int, version: int) -> None:
+        play_turn_task.apply_async(args=(match_id, seat, version))
