@@ -48,11 +48,19 @@ test: venv proto system-deps
 run: venv proto
 	$(BIN)/partida play montanas --players 3 --bots 3 --seed 1 --no-pause
 
-# Runs both tools and fails if either fails.
-lint: venv proto
+# buf (protobuf lint and breaking-change check) comes from the npm registry.
+BUF := .tools/node_modules/.bin/buf
+$(BUF):
+	npm install --silent --prefix .tools @bufbuild/buf@1.75.0
+
+# Runs every tool and fails if any fails. The breaking check compares with branch main.
+lint: venv proto $(BUF)
 	@rc=0; \
 	$(BIN)/ruff check $(wildcard services tests) || rc=1; \
 	$(BIN)/mypy services/partida/engine || rc=1; \
+	$(BUF) lint || rc=1; \
+	if git rev-parse --verify -q main >/dev/null; then \
+		$(BUF) breaking --against '.git#branch=main' || rc=1; fi; \
 	exit $$rc
 
 bench: venv proto
