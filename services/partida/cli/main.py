@@ -153,6 +153,29 @@ def games() -> None:
             term.say(f"  option {name}: {words}")
 
 
+@app.command()
+def serve(
+    role: str = typer.Argument("all", help="all, rules, dice, persistence or matchmaking"),
+    port: int = typer.Option(None, help="listen port (default PARTIDA_PORT or 50051)"),
+) -> None:
+    """Run the server: every service in one process, or one service of it."""
+    from partida.cli.serve import serve as run
+    from partida.platform.assembly import ROLES
+    from partida.platform.config import settings
+    if role not in ROLES:
+        raise typer.BadParameter(f"role must be one of {', '.join(ROLES)}")
+    cfg = settings() if port is None else settings().model_copy(update={"port": port})
+    run(role, cfg)
+
+
+def _register_client() -> None:
+    from partida.cli.client import client
+    app.add_typer(client, name="client")
+
+
+_register_client()
+
+
 def main() -> None:
     app()
 

@@ -43,6 +43,7 @@ class Settings(BaseSettings):
     ticket_ttl_seconds: int = Field(default=300, ge=5)
     bot_fill_after_seconds: float = Field(default=10.0, ge=0)
     max_message_bytes: int = Field(default=1 << 20, ge=1024)
+    shutdown_grace_seconds: float = Field(default=10.0, ge=0)
 
     def integrators(self) -> dict[str, str]:
         """API key -> integrator name."""

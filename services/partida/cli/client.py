@@ -1,0 +1,188 @@
+"""`partida client ...`: a real gRPC client of a partida server.
+
+play    matchmake, then play a seat in the terminal (or let a local bot play it: --auto)
+watch   follow a match live as a spectator
+replay  step through a finished match from its log
+verify  check a finished match: dice against the revealed seed, the log's hash chain, and a
+        replay of the log through the engine
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from typing import Any
+
+import grpc
+import typer
+
+from partida.cli.prompt import DEFAULT, QUIT, ask
+from partida.cli.remote import Remote
+from partida.cli.render import renderer_for
+from partida.cli.terminal import Terminal
+from partida.engine import Action, LocalRng
+from partida.rules.audit import audit
+
+client = typer.Typer(name="client", no_args_is_help=True, help=__doc__.splitlines()[0])
+
+SERVER = typer.Option(os.environ.get("PARTIDA_SERVER", "127.0.0.1:50051"), "--server",
+                      help="host:port of the partida server")
+API_KEY = typer.Option(os.environ.get("PARTIDA_API_KEY", "dev-key"), "--api-key",
+                       help="integrator API key used to log the player in")
+PLAYER = typer.Option(os.environ.get("USER", "player"), "--player", help="player name")
+
+
+def _connect(server: str, api_key: str, player: str) -> Remote:
+    remote = Remote(server)
+    try:
+        remote.login(api_key, player)
+    except grpc.RpcError as e:
+        raise typer.BadParameter(f"cannot log in at {server}: {e.details()}") from None
+    return remote
+
+
+@client.command()
+def play(game: str, scenario: str = typer.Option("", help="scenario id (default: any)"),
+         seats: int = typer.Option(0, help="seats at the table (default: smallest)"),
+         fill_with_bots: bool = typer.Option(True, help="complete the table with bots"),
+         auto: str = typer.Option("", help="let this local bot play the seat, e.g. heuristic"),
+         server: str = SERVER, api_key: str = API_KEY, player: str = PLAYER) -> None:
+    """Find a match through matchmaking and play it to the end."""
+    term = Terminal()
+    remote = _connect(server, api_key, player)
+    term.say(f"Logged in as {player}; looking for a {game} match...")
+    ticket = None
+    for ticket in remote.find_match(game, scenario, seats, fill_with_bots, uuid.uuid4().hex):
+        term.say(f"ticket {ticket.ticket_id}: {_status(ticket.status)}")
+    if ticket is None or not ticket.match_id:
+        raise typer.Exit(1)
+    term.say(f"Seated at seat {ticket.seat} of match {ticket.match_id}")
+    bot = None
+    if auto:
+        from partida.ai.bots import make_bot
+        bot = make_bot(game, auto)
+    _play_seat(term, remote, game, ticket.match_id, ticket.seat, bot)
+
+
+def _play_seat(term: Terminal, remote: Remote, game: str, match_id: str, seat: int,
+               bot: Any) -> None:
+    renderer = renderer_for(game)
+    narrator = renderer.narrator()
+    rng = LocalRng()
+    after = 0
+    while True:
+        version, view, to_act, outcome = remote.view(match_id, seat)
+        narrator.learn(view)
+        if outcome is not None:
+            term.show(renderer.render(view))
+            term.say(f"Match over: {outcome.reason}", style="bold")
+            return
+        if seat not in to_act:
+            after = _follow_until_my_turn(term, remote, match_id, seat, after, narrator)
+            continue
+        legal = remote.legal(match_id, seat)
+        actions = [Action(a.action_id, a.description) for a in legal.actions]
+        if bot is not None:
+            action_id = bot.choose(view, actions, rng)
+        else:
+            term.show(renderer.render(view))
+            for i, a in enumerate(actions, 1):
+                term.say(f"{i:>3}. {a.description}")
+            choice = ask(term.read_line, term.say, "your choice: ", len(actions))
+            if choice.special == QUIT:
+                term.say("You leave the table; your seat keeps its clock.")
+                return
+            action_id = (legal.default_action_id if choice.special == DEFAULT
+                         else actions[choice.index or 0].id)
+        try:
+            result = remote.submit(match_id, seat, legal.version, uuid.uuid4().hex, action_id)
+        except grpc.RpcError as e:
+            term.error(f"{e.code().name}: {e.details()}")
+            continue
+        for event in result.events:
+            _say_event(term, narrator, event)
+            after = max(after, event.sequence)
+
+
+def _follow_until_my_turn(term: Terminal, remote: Remote, match_id: str, seat: int,
+                          after: int, narrator: Any) -> int:
+    """Print the live events until a view says it is this seat's turn (or the match ends)."""
+    for item in remote.stream(match_id, seat, after):
+        if item.HasField("event"):
+            _say_event(term, narrator, item.event)
+            after = item.event.sequence
+        elif seat in item.decision.seats or not item.decision.seats:
+            break
+    return after
+
+
+def _say_event(term: Terminal, narrator: Any, event: Any) -> None:
+    line = narrator.line(event.kind, json.loads(event.data_json))
+    if line:
+        term.say(f"  {line}")
+
+
+def _status(code: int) -> str:
+    from partida.v1 import matchmaking_pb2
+    return str(matchmaking_pb2.TicketStatus.Name(code)).removeprefix("TICKET_STATUS_").lower()
+
+
+@client.command()
+def watch(match_id: str, server: str = SERVER, api_key: str = API_KEY,
+          player: str = PLAYER) -> None:
+    """Follow a match live as a spectator until it ends."""
+    term = Terminal()
+    remote = _connect(server, api_key, player)
+    _, view, _, _ = remote.view(match_id, None)
+    renderer = renderer_for(str(view.get("game", "")))
+    narrator = renderer.narrator()
+    narrator.learn(view)
+    for item in remote.stream(match_id, None):
+        if item.HasField("event"):
+            _say_event(term, narrator, item.event)
+        else:
+            view = json.loads(item.view.data_json)
+            narrator.learn(view)
+            term.show(renderer.render(view))
+    term.say("The match is over.")
+
+
+@client.command()
+def replay(match_id: str, server: str = SERVER, api_key: str = API_KEY,
+           player: str = PLAYER) -> None:
+    """Print every recorded action of a finished match with its events."""
+    term = Terminal()
+    remote = _connect(server, api_key, player)
+    log = remote.match_log(match_id)
+    renderer = renderer_for(log.match.game_id)
+    narrator = renderer.narrator()
+    for record in log.records:
+        term.say(f"#{record.sequence} seat {record.seat}: {record.action_id or record.kind}",
+                 style="bold")
+        for e in json.loads(record.events_json):
+            line = narrator.line(e["kind"], e["data"])
+            if line:
+                term.say(f"  {line}")
+    term.say(f"Outcome: {log.match.outcome.reason}")
+
+
+@client.command()
+def verify(match_id: str, server: str = SERVER, api_key: str = API_KEY,
+           player: str = PLAYER) -> None:
+    """Verify a finished match: dice, hash chain and replay. Exit 1 if anything is off."""
+    term = Terminal()
+    remote = _connect(server, api_key, player)
+    log = remote.match_log(match_id)
+    published = remote.dice_stream(match_id)
+    problems = audit(log.match, list(log.records))
+    if bytes(published.commitment) != bytes(log.match.dice_commitment):
+        problems.append("the dice service's commitment differs from the match record's")
+    draws = sum(len(r.random_values) for r in log.records)
+    if problems:
+        for p in problems:
+            term.error(p)
+        raise typer.Exit(1)
+    term.say(f"Match {match_id} verifies: {draws} random values match the revealed seed, "
+             f"the hash chain of {len(log.records)} records is intact, and the replay "
+             f"reproduces every event and the outcome ({log.match.outcome.reason}).")

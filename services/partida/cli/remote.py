@@ -1,0 +1,121 @@
+"""A player's connection to a partida server over gRPC: log in with an integrator's API key,
+then call the services with the player's token."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+
+from partida.v1 import (
+    common_pb2,
+    dice_pb2,
+    dice_pb2_grpc,
+    matchmaking_pb2,
+    matchmaking_pb2_grpc,
+    persistence_pb2,
+    persistence_pb2_grpc,
+    players_pb2,
+    players_pb2_grpc,
+    rules_pb2,
+    rules_pb2_grpc,
+)
+
+
+@dataclass
+class Seat:
+    match_id: str
+    seat: int
+
+
+class Remote:
+    """Stubs for every service, with the player's token attached. All services answer at
+    `address` unless `addresses` names another one for a service ("rules", "matchmaking",
+    "persistence", "dice"; the players service lives with persistence)."""
+
+    def __init__(self, address: str, timeout: float = 15.0,
+                 addresses: dict[str, str] | None = None) -> None:
+        channels: dict[str, grpc.Channel] = {}
+
+        def channel(service: str) -> grpc.Channel:
+            where = (addresses or {}).get(service, address)
+            if where not in channels:
+                channels[where] = grpc.insecure_channel(where)
+            return channels[where]
+
+        self.rules = rules_pb2_grpc.RulesServiceStub(channel("rules"))
+        self.matchmaking = matchmaking_pb2_grpc.MatchmakingServiceStub(channel("matchmaking"))
+        self.persistence = persistence_pb2_grpc.PersistenceServiceStub(channel("persistence"))
+        self.players = players_pb2_grpc.PlayersServiceStub(channel("persistence"))
+        self.dice = dice_pb2_grpc.DiceServiceStub(channel("dice"))
+        self._channels = channels
+        self.timeout = timeout
+        self.metadata: tuple[tuple[str, str], ...] = ()
+        self.player_id = ""
+
+    def login(self, api_key: str, name: str) -> str:
+        """Create (or find) the player `name` of the integrator and take a token for it."""
+        key = (("x-api-key", api_key),)
+        player = self.players.CreatePlayer(
+            players_pb2.CreatePlayerRequest(display_name=name, external_id=name),
+            metadata=key, timeout=self.timeout).player
+        token = self.players.IssuePlayerToken(
+            players_pb2.IssuePlayerTokenRequest(player_id=player.player_id),
+            metadata=key, timeout=self.timeout).token
+        self.metadata = (("authorization", f"Bearer {token}"),)
+        self.player_id = player.player_id
+        return str(player.player_id)
+
+    def close(self) -> None:
+        for ch in self._channels.values():
+            ch.close()
+
+    def call(self, stub: Any, method: str, request: Any) -> Any:
+        return getattr(stub, method)(request, metadata=self.metadata, timeout=self.timeout)
+
+    def find_match(self, game: str, scenario: str, seats: int, fill_with_bots: bool,
+                   request_id: str) -> Iterator[Any]:
+        """Open a ticket and yield its states until it is assigned (or ends otherwise)."""
+        ticket = self.call(self.matchmaking, "CreateTicket", matchmaking_pb2.CreateTicketRequest(
+            game_id=game, scenario_id=scenario, seats=seats, fill_with_bots=fill_with_bots,
+            request_id=request_id)).ticket
+        stream = self.matchmaking.WatchTicket(
+            matchmaking_pb2.WatchTicketRequest(ticket_id=ticket.ticket_id),
+            metadata=self.metadata)
+        for item in stream:
+            yield item.ticket
+
+    def view(self, match_id: str, seat: int | None) -> tuple[int, dict[str, Any], list[int],
+                                                             Any]:
+        request = rules_pb2.GetViewRequest(match_id=match_id)
+        if seat is not None:
+            request.seat = seat
+        r = self.call(self.rules, "GetView", request)
+        return (r.view.version, json.loads(r.view.data_json), list(r.decision.seats),
+                r.outcome if r.HasField("outcome") else None)
+
+    def legal(self, match_id: str, seat: int) -> Any:
+        return self.call(self.rules, "ListLegalActions",
+                         rules_pb2.ListLegalActionsRequest(match_id=match_id, seat=seat))
+
+    def submit(self, match_id: str, seat: int, version: int, request_id: str,
+               action_id: str) -> Any:
+        return self.call(self.rules, "SubmitAction", rules_pb2.SubmitActionRequest(
+            match_id=match_id, seat=seat, expected_version=version, request_id=request_id,
+            action=common_pb2.Action(action_id=action_id)))
+
+    def stream(self, match_id: str, seat: int | None, after: int = 0) -> Iterator[Any]:
+        request = rules_pb2.StreamMatchRequest(match_id=match_id, after_sequence=after)
+        if seat is not None:
+            request.seat = seat
+        return self.rules.StreamMatch(request, metadata=self.metadata)  # type: ignore[no-any-return]
+
+    def match_log(self, match_id: str) -> Any:
+        return self.call(self.persistence, "GetMatchLog",
+                         persistence_pb2.GetMatchLogRequest(match_id=match_id))
+
+    def dice_stream(self, match_id: str) -> Any:
+        return self.call(self.dice, "GetStream", dice_pb2.GetStreamRequest(match_id=match_id))

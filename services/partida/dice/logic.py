@@ -1,0 +1,53 @@
+"""The dice service's work, free of gRPC: seeds kept in a `DiceStore`, values computed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from partida.dice import streams
+from partida.platform.errors import InvalidArgument
+
+
+class DiceStore(Protocol):
+    """Durable stream bookkeeping; the seed never leaves it before the reveal."""
+
+    def create_stream(self, match_id: str, seed: bytes, commitment: bytes) -> bytes: ...
+
+    def advance(self, match_id: str, count: int) -> int: ...
+
+    def reveal(self, match_id: str) -> bytes: ...
+
+    def get_stream(self, match_id: str) -> Any: ...
+
+
+class Dice:
+    """Commit, draw forward, reveal. Also the rules service's in-process dice port."""
+
+    def __init__(self, store: DiceStore) -> None:
+        self.store = store
+        self._seeds: dict[str, bytes] = {}  # seeds never change: read each from the store once
+
+    def create_stream(self, match_id: str) -> bytes:
+        seed = streams.new_seed()
+        return self.store.create_stream(match_id, seed, streams.commitment(seed))
+
+    def draw(self, match_id: str, count: int) -> tuple[int, Sequence[int]]:
+        if not 1 <= count <= streams.MAX_DRAW:
+            raise InvalidArgument(f"count must be 1 to {streams.MAX_DRAW}")
+        first = self.store.advance(match_id, count)
+        return first, streams.values(self._seed(match_id), match_id, first, count)
+
+    def reveal(self, match_id: str) -> bytes:
+        return self.store.reveal(match_id)
+
+    def stream(self, match_id: str) -> Any:
+        return self.store.get_stream(match_id)
+
+    def _seed(self, match_id: str) -> bytes:
+        seed = self._seeds.get(match_id)
+        if seed is None:
+            if len(self._seeds) > 100_000:
+                self._seeds.clear()
+            seed = self._seeds[match_id] = self.store.get_stream(match_id).seed
+        return seed

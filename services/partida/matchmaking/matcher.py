@@ -1,0 +1,106 @@
+"""The matchmaking loop: expire, recover, read the pools, form, claim, create, assign.
+
+Any number of Matchers (threads or replicas) may share a store: claims are atomic, so a
+ticket is assigned at most once, and a proposal's request id makes creating its match
+idempotent when a claim is recovered from a matcher that died mid-way.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Protocol
+
+from partida.matchmaking.pools import Policy, Proposal, form_matches
+from partida.matchmaking.store.base import TicketStore
+
+log = logging.getLogger("partida.matchmaking")
+
+
+class MatchCreator(Protocol):
+    """Creates a match (the rules service's CreateMatch); the same request_id must give the
+    same match. Seats are (player, None) or (None, bot). Returns the match id."""
+
+    def create_match(self, game_id: str, scenario_id: str,
+                     seats: list[tuple[str | None, str | None]], request_id: str) -> str: ...
+
+
+class RatingSource(Protocol):
+    """A player's rating in a game (Glicko-2 scale)."""
+
+    def rating(self, player_id: str, game_id: str) -> float: ...
+
+
+@dataclass(frozen=True)
+class ConstantRatings:
+    """Everyone rated the same, until the persistence service keeps ratings."""
+
+    value: float = 1500.0
+
+    def rating(self, player_id: str, game_id: str) -> float:
+        return self.value
+
+
+class Matcher:
+    """Runs ticks; `start` runs them every `interval` seconds on a daemon thread.
+
+    lease_seconds must exceed the longest create_match call: after it another matcher
+    may take the claim over (harmlessly, thanks to the request id, but wastefully).
+    """
+
+    def __init__(self, store: TicketStore, creator: MatchCreator, policy: Policy,
+                 clock: Callable[[], float] = time.time, *, lease_seconds: float = 30.0,
+                 interval: float = 0.1, workers: int = 8) -> None:
+        self._store, self._creator, self._policy, self._clock = store, creator, policy, clock
+        self._lease = lease_seconds
+        self._interval = interval
+        # Matches are created concurrently: with a remote rules service the round trips,
+        # not this loop, bound the throughput.
+        self._pool = ThreadPoolExecutor(max(1, workers), thread_name_prefix="matcher-create")
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def tick(self) -> int:
+        """One round; returns the number of tickets assigned."""
+        now = self._clock()
+        self._store.expire(now)
+        todo = self._store.stale_claims(now, self._lease)
+        proposals = form_matches(self._store.searching(), now, self._policy)
+        claimed = self._store.claim(proposals, now, self._lease)
+        todo += [p for p, ok in zip(proposals, claimed, strict=True) if ok]
+        return self._settle(todo)
+
+    def _settle(self, proposals: Sequence[Proposal]) -> int:
+        match_ids = list(self._pool.map(self._create, proposals))
+        done = [(p, m) for p, m in zip(proposals, match_ids, strict=True) if m is not None]
+        self._store.release([p for p, m in zip(proposals, match_ids, strict=True) if m is None])
+        self._store.assign(done)
+        return sum(len(p.ticket_ids) for p, _ in done)
+
+    def _create(self, p: Proposal) -> str | None:
+        try:
+            return self._creator.create_match(p.game_id, p.scenario_id, p.seats, p.request_id)
+        except Exception:  # any failure: the tickets go back to their pools
+            log.exception("creating match %s failed; releasing its tickets", p.request_id)
+            return None
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="matcher", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        self._pool.shutdown()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._interval):
+            try:
+                self.tick()
+            except Exception:  # e.g. Redis unreachable: keep the loop alive, retry next time
+                log.exception("matchmaking tick failed")

@@ -1,0 +1,153 @@
+"""The match function: which waiting tickets play together. Pure and deterministic: the
+same tickets, time and policy always give the same proposals, and nothing is read or written.
+
+Rules:
+- Tickets pool by (game, seats); within a pool a ticket for a scenario only meets tickets for
+  the same scenario or for any scenario.
+- Fairness: the oldest ticket is the anchor and takes the next oldest compatible tickets whose
+  rating lies within the anchor's window; the window widens the longer the anchor has waited.
+  An anchor that cannot complete its table stays queued and the next oldest ticket anchors.
+- Bots: an anchor with fill_with_bots that has waited bot_fill_after_seconds completes its
+  table with bot seats, taking along only tickets that also accept bots.
+- Seats follow ticket age (the anchor is seat 0, bots last) rather than a shuffle, so a
+  proposal, and hence its request id, depends only on its inputs; the rules service may
+  still randomise sides or turn order itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from partida.engine.types import GameInfo
+from partida.matchmaking.tickets import SEARCHING, Ticket
+
+
+@dataclass(frozen=True)
+class Table:
+    """A scenario and the seat counts it can be played with."""
+
+    scenario_id: str
+    min_seats: int
+    max_seats: int
+
+
+def catalog_of(games: Iterable[GameInfo]) -> dict[str, tuple[Table, ...]]:
+    """game id -> its scenarios' tables, in the game's own scenario order."""
+    return {g.id: tuple(Table(s.id, s.min_seats, s.max_seats) for s in g.scenarios)
+            for g in games}
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The knobs of the match function. The catalog is an input rather than a registry
+    lookup so that the function stays pure and tests can use made-up games."""
+
+    catalog: Mapping[str, tuple[Table, ...]]
+    window_base: float = 100.0
+    window_step: float = 50.0
+    window_step_seconds: float = 5.0
+    window_max: float = 1000.0
+    bot_fill_after_seconds: float = 10.0
+    bot: str = "heuristic"
+
+    def window(self, waited: float) -> float:
+        """How far from the anchor's rating a partner may be after `waited` seconds."""
+        steps = max(0, int(waited // self.window_step_seconds))
+        return min(self.window_max, self.window_base + self.window_step * steps)
+
+    def scenario_for(self, game_id: str, scenario_id: str, seats: int) -> str | None:
+        """The scenario a table of `seats` plays: the one asked for, or for "" (any) the
+        game's first scenario that takes that many seats; None if there is no such table."""
+        for table in self.catalog.get(game_id, ()):
+            if scenario_id in ("", table.scenario_id) and \
+                    table.min_seats <= seats <= table.max_seats:
+                return table.scenario_id
+        return None
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A table to create: tickets (and players) in seat order, then bot seats."""
+
+    game_id: str
+    scenario_id: str
+    ticket_ids: tuple[str, ...]
+    player_ids: tuple[str, ...]
+    bot_seats: int = 0
+    bot: str = ""
+
+    @property
+    def seats(self) -> list[tuple[str | None, str | None]]:
+        """(player, None) for each ticket, then (None, bot) for each bot seat."""
+        humans: list[tuple[str | None, str | None]] = [(p, None) for p in self.player_ids]
+        return humans + [(None, self.bot)] * self.bot_seats
+
+    @property
+    def request_id(self) -> str:
+        """Names the proposal, so that creating its match twice (a matcher retrying after a
+        crash) gives the rules service the same idempotency key."""
+        key = json.dumps([self.game_id, self.scenario_id, self.ticket_ids, self.bot_seats,
+                          self.bot])
+        return "mm-" + hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+def form_matches(tickets: Iterable[Ticket], now: float, policy: Policy) -> list[Proposal]:
+    """Proposals for as many tables as the rules allow now; no ticket is in two of them.
+    Tickets that are not searching, or ask for a table their game does not have, are ignored."""
+    pools: dict[tuple[str, int], list[Ticket]] = {}
+    for t in sorted(tickets, key=lambda t: (t.created, t.ticket_id)):
+        if t.status == SEARCHING and policy.scenario_for(t.game_id, t.scenario_id, t.seats):
+            pools.setdefault((t.game_id, t.seats), []).append(t)
+    return [p for key in sorted(pools) for p in _match_pool(pools[key], now, policy)]
+
+
+def _match_pool(queue: Sequence[Ticket], now: float, policy: Policy) -> list[Proposal]:
+    used = [False] * len(queue)
+    proposals = []
+    for i, anchor in enumerate(queue):
+        if used[i]:
+            continue
+        waited = now - anchor.created
+        window = policy.window(waited)
+        picked = _gather(queue, i, used, window, lambda t: True)
+        bots = 0
+        if len(picked) < anchor.seats:
+            if not anchor.fill_with_bots or waited < policy.bot_fill_after_seconds:
+                continue
+            picked = _gather(queue, i, used, window, lambda t: t.fill_with_bots)
+            bots = anchor.seats - len(picked)
+        for j in picked:
+            used[j] = True
+        proposals.append(_proposal([queue[j] for j in picked], bots, policy))
+    return proposals
+
+
+def _gather(queue: Sequence[Ticket], i: int, used: Sequence[bool], window: float,
+            accept: Callable[[Ticket], bool]) -> list[int]:
+    """The anchor queue[i] and the next oldest compatible tickets, at most a table's worth."""
+    anchor = queue[i]
+    scenario = anchor.scenario_id
+    picked = [i]
+    for j in range(i + 1, len(queue)):
+        if len(picked) == anchor.seats:
+            break
+        t = queue[j]
+        if used[j] or abs(t.rating - anchor.rating) > window or not accept(t):
+            continue
+        if scenario and t.scenario_id and t.scenario_id != scenario:
+            continue
+        scenario = scenario or t.scenario_id  # the first specific ticket fixes the scenario
+        picked.append(j)
+    return picked
+
+
+def _proposal(tickets: Sequence[Ticket], bots: int, policy: Policy) -> Proposal:
+    first = tickets[0]
+    specific = next((t.scenario_id for t in tickets if t.scenario_id), "")
+    scenario = policy.scenario_for(first.game_id, specific, first.seats)
+    assert scenario is not None  # every pooled ticket passed scenario_for
+    return Proposal(first.game_id, scenario, tuple(t.ticket_id for t in tickets),
+                    tuple(t.player_id for t in tickets), bots, policy.bot if bots else "")

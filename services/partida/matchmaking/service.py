@@ -1,0 +1,142 @@
+"""partida.v1.MatchmakingService: a thin gRPC layer over a TicketStore.
+
+It validates requests and checks ownership; forming matches is the Matcher's job. Every
+ticket belongs to the player named by the caller's token, and only that player sees it.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import partida.engine
+from partida.matchmaking.matcher import RatingSource
+from partida.matchmaking.pools import Table, catalog_of
+from partida.matchmaking.store.base import TicketStore, TooManyOpen
+from partida.matchmaking.tickets import ASSIGNED, CANCELLED, CLAIMED, EXPIRED, Ticket, to_proto
+from partida.platform import errors
+from partida.platform.auth import require_player
+from partida.platform.calls import caller
+from partida.platform.server import Registration
+from partida.v1 import matchmaking_pb2 as pb
+from partida.v1 import matchmaking_pb2_grpc
+
+MAX_REQUEST_ID = 128
+
+
+class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
+    """catalog defaults to the engine's registered games. poll_seconds bounds how stale a
+    WatchTicket stream can get if a change notification is lost; cancel_wait_seconds is how
+    long CancelTicket waits for a matcher's claim on the ticket to resolve."""
+
+    def __init__(self, store: TicketStore, ratings: RatingSource, *,
+                 ticket_ttl_seconds: float, max_open_tickets: int = 5,
+                 catalog: Mapping[str, tuple[Table, ...]] | None = None,
+                 clock: Callable[[], float] = time.time, poll_seconds: float = 0.5,
+                 cancel_wait_seconds: float = 5.0) -> None:
+        self._store, self._ratings, self._clock = store, ratings, clock
+        self._ttl = ticket_ttl_seconds
+        self._max_open = max_open_tickets
+        self._catalog = catalog if catalog is not None else catalog_of(
+            g.info for g in partida.engine.all_games())
+        self._poll = poll_seconds
+        self._cancel_wait = cancel_wait_seconds
+
+    def CreateTicket(self, request: pb.CreateTicketRequest, context: Any
+                     ) -> pb.CreateTicketResponse:
+        player = require_player(caller()).subject
+        seats = self._seats(request)
+        if not 1 <= len(request.request_id) <= MAX_REQUEST_ID:
+            raise errors.InvalidArgument(f"request_id must have 1 to {MAX_REQUEST_ID} characters")
+        now = self._clock()
+        ticket = Ticket(uuid.uuid4().hex, player, request.game_id, request.scenario_id, seats,
+                        request.fill_with_bots, self._ratings.rating(player, request.game_id),
+                        created=now, expires=now + self._ttl)
+        try:
+            ticket = self._store.create(ticket, request.request_id, self._max_open)
+        except TooManyOpen:
+            raise errors.ResourceExhausted(f"a player may have at most {self._max_open} open "
+                                    "tickets; cancel one first") from None
+        return pb.CreateTicketResponse(ticket=to_proto(ticket))
+
+    def _seats(self, request: pb.CreateTicketRequest) -> int:
+        """The table size asked for (0: the smallest), checked against the scenarios."""
+        tables = self._catalog.get(request.game_id)
+        if not tables:
+            raise errors.InvalidArgument(f"unknown game {request.game_id!r}")
+        if request.scenario_id:
+            tables = tuple(t for t in tables if t.scenario_id == request.scenario_id)
+            if not tables:
+                raise errors.InvalidArgument(f"game {request.game_id!r} has no scenario "
+                                      f"{request.scenario_id!r}")
+        seats = request.seats or min(t.min_seats for t in tables)
+        if not any(t.min_seats <= seats <= t.max_seats for t in tables):
+            ranges = ", ".join(f"{t.scenario_id}: {t.min_seats}-{t.max_seats}" for t in tables)
+            raise errors.InvalidArgument(f"{request.seats} seats is not a table size ({ranges})")
+        return seats
+
+    def GetTicket(self, request: pb.GetTicketRequest, context: Any) -> pb.GetTicketResponse:
+        return pb.GetTicketResponse(ticket=to_proto(self._owned(request.ticket_id)))
+
+    def CancelTicket(self, request: pb.CancelTicketRequest, context: Any
+                     ) -> pb.CancelTicketResponse:
+        self._owned(request.ticket_id)
+        t = self._cancel(request.ticket_id)
+        if t.status == ASSIGNED:
+            raise errors.FailedPrecondition(f"the ticket was assigned to match {t.match_id}")
+        if t.status == EXPIRED:
+            raise errors.FailedPrecondition("the ticket has expired")
+        if t.status == CLAIMED:
+            raise errors.Aborted("the ticket is being matched right now; retry")
+        assert t.status == CANCELLED
+        return pb.CancelTicketResponse(ticket=to_proto(t))
+
+    def _cancel(self, ticket_id: str) -> Ticket:
+        """Cancels; while a matcher holds the ticket, waits (a while) to learn whether it
+        was matched or released, rather than answering the caller "maybe"."""
+        deadline = time.monotonic() + self._cancel_wait
+        with self._store.watch(ticket_id) as changes:
+            while True:
+                t = self._store.cancel(ticket_id)
+                if t is None:
+                    raise errors.NotFound(f"no ticket {ticket_id!r}")
+                left = deadline - time.monotonic()
+                if t.status != CLAIMED or left <= 0:
+                    return t
+                changes.wait(min(left, self._poll))
+
+    def WatchTicket(self, request: pb.WatchTicketRequest, context: Any
+                    ) -> Iterator[pb.WatchTicketResponse]:
+        self._owned(request.ticket_id)
+        last = None
+        with self._store.watch(request.ticket_id) as changes:
+            while context.is_active():
+                t = self._store.get(request.ticket_id)
+                if t is None:  # forgotten after its retention time
+                    return
+                ticket = to_proto(t)
+                if ticket != last:  # claims come and go unseen: same public form
+                    yield pb.WatchTicketResponse(ticket=ticket)
+                    last = ticket
+                if t.final:
+                    return
+                changes.wait(self._poll)
+
+    def _owned(self, ticket_id: str) -> Ticket:
+        player = require_player(caller()).subject
+        if not ticket_id:
+            raise errors.InvalidArgument("ticket_id is required")
+        t = self._store.get(ticket_id)
+        if t is None:
+            raise errors.NotFound(f"no ticket {ticket_id!r}")
+        if t.player_id != player:
+            raise errors.PermissionDenied("the ticket belongs to another player")
+        return t
+
+
+def registration(servicer: MatchmakingServicer) -> Registration:
+    """The service, ready for partida.platform.server.Server."""
+    return Registration("partida.v1.MatchmakingService", servicer,
+                        matchmaking_pb2_grpc.add_MatchmakingServiceServicer_to_server)

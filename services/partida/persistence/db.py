@@ -1,0 +1,95 @@
+"""Engines, sessions and migrations for SQLite and PostgreSQL (psycopg 3)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+# Execution option marking a connection that will write (see _sqlite_begin).
+WRITE = "partida_write"
+# Arbitrary key of the PostgreSQL advisory lock that serializes concurrent `migrate` calls.
+_MIGRATION_LOCK = 0x7061727469_6461
+
+
+def make_engine(url: str, **kwargs: Any) -> sa.Engine:
+    """An engine for `url`; a bare postgresql:// URL is given the psycopg 3 driver."""
+    parsed = sa.make_url(url)
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    if parsed.get_backend_name() == "sqlite":
+        return _sqlite_engine(parsed, **kwargs)
+    options: dict[str, Any] = {"pool_pre_ping": True, "pool_size": 10, "max_overflow": 20,
+                               "pool_recycle": 1800}
+    return sa.create_engine(parsed, **(options | kwargs))
+
+
+def _sqlite_engine(url: sa.URL, **kwargs: Any) -> sa.Engine:
+    # Connections move between gRPC worker threads; the busy timeout makes a writer wait
+    # for another instead of failing at once.
+    connect_args = {"check_same_thread": False, "timeout": 30}
+    memory = url.database in (None, "", ":memory:")
+    if memory:  # one connection for all threads, or each would see its own empty database
+        kwargs.setdefault("poolclass", StaticPool)
+    engine = sa.create_engine(url, connect_args=connect_args, **kwargs)
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        # Take transaction control from pysqlite so that _sqlite_begin decides how to begin.
+        dbapi_conn.isolation_level = None
+        cursor = dbapi_conn.cursor()
+        if not memory:
+            cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _sqlite_begin(conn: sa.Connection) -> None:
+        # A deferred transaction that reads and then writes fails with "database is locked"
+        # (no retry) when another writer committed in between; writers therefore take the
+        # write lock up front, which also serializes them like PostgreSQL's row locks do.
+        immediate = conn.get_execution_options().get(WRITE, False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+def session_factory(engine: sa.Engine, write: bool = False) -> sessionmaker[Session]:
+    """Sessions on `engine`; `write=True` for transactions that will write."""
+    bind = engine.execution_options(**{WRITE: True}) if write else engine
+    return sessionmaker(bind=bind, expire_on_commit=False)
+
+
+def dialect_insert(session: Session, table: Any) -> Any:
+    """An INSERT of the session's dialect, which can be told ON CONFLICT DO NOTHING."""
+    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+    return dialect.insert(table)
+
+
+def alembic_config(connection: sa.Connection | None = None) -> Config:
+    """An Alembic configuration built in code: no alembic.ini is needed at run time."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
+def migrate(engine_or_url: sa.Engine | str) -> None:
+    """Brings the schema to the newest revision (`alembic upgrade head`)."""
+    engine = make_engine(engine_or_url) if isinstance(engine_or_url, str) else engine_or_url
+    try:
+        with engine.execution_options(**{WRITE: True}).begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
+            command.upgrade(alembic_config(conn), "head")
+    finally:
+        if isinstance(engine_or_url, str):
+            engine.dispose()

@@ -1,0 +1,55 @@
+"""The log's hash chain: each record's hash covers the previous record's hash and its own
+content, so that changing, removing or reordering any stored record shows.
+
+hash = SHA-256(prev_hash || canonical JSON of the content), where the canonical JSON has
+sorted keys, no whitespace, UTF-8, and the random values as decimal strings (they are
+unsigned 64-bit, beyond what many JSON readers hold exactly). The first record's prev_hash
+is 32 zero bytes. created_at is not covered: it is when the row was written, not what
+happened.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+
+from partida.persistence.records import GENESIS, LogRecord
+
+
+def canonical_content(match_id: str, record: LogRecord) -> bytes:
+    content = {
+        "match_id": match_id,
+        "sequence": record.sequence,
+        "kind": record.kind,
+        "seat": record.seat,
+        "action_id": record.action_id,
+        "request_id": record.request_id,
+        "random_positions": list(record.random_positions),
+        "random_values": [str(v) for v in record.random_values],
+        "events_json": record.events_json,
+    }
+    return json.dumps(content, sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False).encode("utf-8")
+
+
+def record_hash(prev_hash: bytes, match_id: str, record: LogRecord) -> bytes:
+    return hashlib.sha256(prev_hash + canonical_content(match_id, record)).digest()
+
+
+def verify_chain(records: Iterable[LogRecord]) -> tuple[bool, int | None]:
+    """Checks a whole log, from its set-up record, in order.
+
+    Returns (True, None), or (False, s) where s is the first sequence at which the chain
+    breaks: a wrong hash or prev_hash, a record of another match, or a gap (then s is the
+    missing sequence).
+    """
+    prev, match_id = GENESIS, None
+    for expected, record in enumerate(records):
+        match_id = record.match_id if match_id is None else match_id
+        if (record.sequence != expected or record.match_id != match_id
+                or record.prev_hash != prev
+                or record.hash != record_hash(prev, match_id, record)):
+            return False, expected
+        prev = record.hash
+    return True, None

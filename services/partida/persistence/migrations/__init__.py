@@ -1,0 +1,1 @@
+"""Alembic migrations of the persistence schema (run by partida.persistence.db.migrate)."""

@@ -1,0 +1,153 @@
+"""The schema, as SQLAlchemy typed declarative models.
+
+migrations/versions/ must create exactly this (a test compares them). Timestamps are UTC;
+SQLite hands them back naive, so readers attach UTC (see store.py).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# Deterministic constraint names, so that migrations can name what they create or drop.
+NAMING = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+ACTIVE, FINISHED = "active", "finished"
+WIN, LOSS, DRAW = "win", "loss", "draw"
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = sa.MetaData(naming_convention=NAMING)
+    type_annotation_map = {
+        datetime: sa.DateTime(timezone=True),
+        bytes: sa.LargeBinary(),
+        dict[str, Any]: sa.JSON(),
+        list[int]: sa.JSON(),
+        list[str]: sa.JSON(),
+    }
+
+
+def _match_fk() -> sa.ForeignKey:
+    return sa.ForeignKey("matches.match_id", ondelete="CASCADE")
+
+
+class Player(Base):
+    __tablename__ = "players"
+    __table_args__ = (sa.UniqueConstraint("integrator", "external_id"),)
+
+    player_id: Mapped[str] = mapped_column(sa.Text, primary_key=True)
+    integrator: Mapped[str] = mapped_column(sa.Text)
+    external_id: Mapped[str] = mapped_column(sa.Text)
+    display_name: Mapped[str] = mapped_column(sa.Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Match(Base):
+    __tablename__ = "matches"
+    __table_args__ = (
+        sa.CheckConstraint(f"status IN ('{ACTIVE}', '{FINISHED}')", name="status"),
+        # Keyset pages of finished matches, per game and across games, newest first.
+        sa.Index("ix_matches_game_finished", "game_id", "finished_at", "match_id"),
+        sa.Index("ix_matches_finished", "finished_at", "match_id"),
+    )
+
+    match_id: Mapped[str] = mapped_column(sa.Text, primary_key=True)
+    game_id: Mapped[str] = mapped_column(sa.Text)
+    scenario_id: Mapped[str] = mapped_column(sa.Text)
+    options_json: Mapped[str] = mapped_column(sa.Text)
+    # The seats exactly as recorded (controller, side...); match_seats is the queryable copy.
+    seats_json: Mapped[str] = mapped_column(sa.Text)
+    status: Mapped[str] = mapped_column(sa.Text)
+    dice_commitment: Mapped[bytes]
+    dice_seed: Mapped[bytes | None]
+    outcome_json: Mapped[str | None] = mapped_column(sa.Text)
+    decision_timeout_seconds: Mapped[int]
+    spectator_delay_actions: Mapped[int]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[datetime | None]
+
+
+class MatchSeat(Base):
+    __tablename__ = "match_seats"
+    __table_args__ = (sa.Index("ix_match_seats_player", "player_id", "match_id"),)
+
+    match_id: Mapped[str] = mapped_column(sa.Text, _match_fk(), primary_key=True)
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(sa.Text)  # NULL: a seat created for a bot
+    bot: Mapped[str] = mapped_column(sa.Text)  # bot name, "" when a person plays it
+
+
+class LogRecord(Base):
+    __tablename__ = "log_records"
+    __table_args__ = (
+        # The primary key is the UNIQUE (match_id, sequence) that decides append races.
+        # A retried request must not apply twice; "" means the record has no request id.
+        sa.Index("uq_log_records_request", "match_id", "request_id", unique=True,
+                 postgresql_where=sa.text("request_id <> ''"),
+                 sqlite_where=sa.text("request_id <> ''")),
+    )
+
+    match_id: Mapped[str] = mapped_column(sa.Text, _match_fk(), primary_key=True)
+    sequence: Mapped[int] = mapped_column(sa.BigInteger, primary_key=True)
+    kind: Mapped[str] = mapped_column(sa.Text)
+    seat: Mapped[int]
+    action_id: Mapped[str] = mapped_column(sa.Text)
+    request_id: Mapped[str] = mapped_column(sa.Text)
+    random_positions: Mapped[list[int]]
+    # Unsigned 64-bit values overflow BIGINT and lose precision as JSON numbers in some
+    # readers, so they are kept as decimal strings.
+    random_values: Mapped[list[str]]
+    events_json: Mapped[str] = mapped_column(sa.Text)
+    prev_hash: Mapped[bytes]
+    hash: Mapped[bytes]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Result(Base):
+    __tablename__ = "results"
+    __table_args__ = (
+        sa.CheckConstraint(f"result IN ('{WIN}', '{LOSS}', '{DRAW}')", name="result"),
+    )
+
+    match_id: Mapped[str] = mapped_column(sa.Text, _match_fk(), primary_key=True)
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(sa.Text)
+    result: Mapped[str] = mapped_column(sa.Text)
+    score: Mapped[float | None] = mapped_column(sa.Float)
+
+
+class Rating(Base):
+    __tablename__ = "ratings"
+
+    player_id: Mapped[str] = mapped_column(sa.Text, primary_key=True)
+    game_id: Mapped[str] = mapped_column(sa.Text, primary_key=True)
+    rating: Mapped[float] = mapped_column(sa.Float)
+    deviation: Mapped[float] = mapped_column(sa.Float)
+    volatility: Mapped[float] = mapped_column(sa.Float)
+    matches: Mapped[int]
+
+
+class DiceStream(Base):
+    """Owned by the dice service; it lives here so that one database holds the match."""
+
+    __tablename__ = "dice_streams"
+
+    match_id: Mapped[str] = mapped_column(sa.Text, primary_key=True)
+    seed: Mapped[bytes]
+    commitment: Mapped[bytes]
+    next_position: Mapped[int] = mapped_column(sa.BigInteger)
+    revealed: Mapped[bool]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

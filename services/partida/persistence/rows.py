@@ -1,0 +1,95 @@
+"""Conversions between ORM rows and the store's dataclasses, so no ORM object escapes."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from datetime import UTC, datetime
+
+from partida.persistence import models, records
+
+
+def utc(when: datetime) -> datetime:
+    """SQLite hands timestamps back naive; they were written in UTC."""
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
+def player(row: models.Player) -> records.Player:
+    return records.Player(row.player_id, row.integrator, row.external_id, row.display_name,
+                          utc(row.created_at))
+
+
+def seats_json(seats: tuple[records.Seat, ...]) -> str:
+    return json.dumps([asdict(s) for s in seats], separators=(",", ":"))
+
+
+def seats(text: str) -> tuple[records.Seat, ...]:
+    return tuple(records.Seat(**s) for s in json.loads(text))
+
+
+def outcome_json(outcome: records.Outcome) -> str:
+    data = asdict(outcome) | {"winners": sorted(outcome.winners),
+                              "scores": {str(k): v for k, v in sorted(outcome.scores.items())}}
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def outcome(text: str) -> records.Outcome:
+    data = json.loads(text)
+    return records.Outcome(tuple(data["winners"]), data["draw"], data["reason"],
+                           {int(k): v for k, v in data["scores"].items()})
+
+
+def match(row: models.Match, version: int) -> records.Match:
+    return records.Match(
+        match_id=row.match_id, game_id=row.game_id, scenario_id=row.scenario_id,
+        seats=seats(row.seats_json), dice_commitment=row.dice_commitment,
+        options_json=row.options_json, decision_timeout_seconds=row.decision_timeout_seconds,
+        spectator_delay_actions=row.spectator_delay_actions, status=row.status,
+        version=version, dice_seed=row.dice_seed,
+        outcome=outcome(row.outcome_json) if row.outcome_json else None,
+        created_at=utc(row.created_at),
+        finished_at=utc(row.finished_at) if row.finished_at else None)
+
+
+def match_row(value: records.Match) -> models.Match:
+    return models.Match(
+        match_id=value.match_id, game_id=value.game_id, scenario_id=value.scenario_id,
+        options_json=value.options_json, seats_json=seats_json(value.seats),
+        status=models.ACTIVE, dice_commitment=value.dice_commitment,
+        decision_timeout_seconds=value.decision_timeout_seconds,
+        spectator_delay_actions=value.spectator_delay_actions,
+        created_at=value.created_at or models.utcnow())
+
+
+def seat_rows(value: records.Match) -> list[models.MatchSeat]:
+    return [models.MatchSeat(match_id=value.match_id, seat=s.seat, player_id=s.player_id or None,
+                             bot=s.bot) for s in value.seats]
+
+
+def log_record(row: models.LogRecord) -> records.LogRecord:
+    return records.LogRecord(
+        sequence=row.sequence, kind=row.kind, seat=row.seat, action_id=row.action_id,
+        request_id=row.request_id, random_positions=tuple(row.random_positions),
+        random_values=tuple(int(v) for v in row.random_values), events_json=row.events_json,
+        created_at=utc(row.created_at), match_id=row.match_id, prev_hash=row.prev_hash,
+        hash=row.hash)
+
+
+def log_row(match_id: str, value: records.LogRecord, prev_hash: bytes,
+            hash_: bytes) -> models.LogRecord:
+    return models.LogRecord(
+        match_id=match_id, sequence=value.sequence, kind=value.kind, seat=value.seat,
+        action_id=value.action_id, request_id=value.request_id,
+        random_positions=list(value.random_positions),
+        random_values=[str(v) for v in value.random_values], events_json=value.events_json,
+        prev_hash=prev_hash, hash=hash_, created_at=value.created_at or models.utcnow())
+
+
+def rating(row: models.Rating) -> records.Rating:
+    return records.Rating(row.player_id, row.game_id, row.rating, row.deviation,
+                          row.volatility, row.matches)
+
+
+def dice_stream(row: models.DiceStream) -> records.DiceStream:
+    return records.DiceStream(row.match_id, row.seed, row.commitment, row.next_position,
+                              row.revealed)

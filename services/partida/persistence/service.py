@@ -1,0 +1,153 @@
+"""partida.v1.PersistenceService and partida.v1.PlayersService: thin gRPC layers over the store.
+
+Every request is authenticated, then validated, then handed to the store; ServiceErrors
+raised on the way become gRPC statuses in the platform's interceptor.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+
+from partida.persistence import convert, validate
+from partida.persistence.store import PersistenceStore
+from partida.platform.auth import Authority, Principal, require_player, require_service
+from partida.platform.calls import caller
+from partida.platform.errors import InvalidArgument, PermissionDenied, Unauthenticated
+from partida.platform.server import Registration
+from partida.v1 import persistence_pb2 as pb
+from partida.v1 import persistence_pb2_grpc, players_pb2, players_pb2_grpc
+
+DEFAULT_TTL, MIN_TTL, MAX_TTL = 3600, 60, 86400
+
+
+def _anyone() -> Principal:
+    """Any authenticated caller, player or service."""
+    return require_player(caller())
+
+
+class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
+    def __init__(self, store: PersistenceStore) -> None:
+        self._store = store
+
+    def RecordMatch(self, request: pb.RecordMatchRequest, context: Any) -> pb.RecordMatchResponse:
+        require_service(caller())
+        if not request.HasField("match"):
+            raise InvalidArgument("match is required")
+        self._store.record_match(validate.new_match(request.match))
+        return pb.RecordMatchResponse()
+
+    def AppendLog(self, request: pb.AppendLogRequest, context: Any) -> pb.AppendLogResponse:
+        require_service(caller())
+        match_id = validate.identifier("match_id", request.match_id)
+        last, digest = self._store.append_log(match_id, validate.log_records(request.records))
+        return pb.AppendLogResponse(last_sequence=last, last_hash=digest)
+
+    def FinishMatch(self, request: pb.FinishMatchRequest, context: Any) -> pb.FinishMatchResponse:
+        require_service(caller())
+        match_id = validate.identifier("match_id", request.match_id)
+        if not request.HasField("outcome"):
+            raise InvalidArgument("outcome is required")
+        ratings = self._store.finish_match(match_id, validate.outcome(request.outcome),
+                                           validate.dice_seed(request.dice_seed))
+        return pb.FinishMatchResponse(ratings=[convert.rating_pb(r) for r in ratings])
+
+    def GetMatchLog(self, request: pb.GetMatchLogRequest, context: Any) -> pb.GetMatchLogResponse:
+        principal = _anyone()
+        match_id = validate.identifier("match_id", request.match_id)
+        # A log in play shows hidden information (hands, dice drawn) while it still matters;
+        # players may read it once the match is over.
+        if not principal.is_service and self._store.get_match(match_id).status != "finished":
+            raise PermissionDenied("the log of a match in play is for partida services only")
+        match, log = self._store.get_match_log(match_id)
+        return pb.GetMatchLogResponse(match=convert.match_pb(match),
+                                      records=[convert.record_pb(r) for r in log])
+
+    def FindLogRecord(self, request: pb.FindLogRecordRequest,
+                      context: Any) -> pb.FindLogRecordResponse:
+        require_service(caller())
+        record = self._store.find_log_record(
+            validate.identifier("match_id", request.match_id),
+            validate.identifier("request_id", request.request_id))
+        if record is None:
+            return pb.FindLogRecordResponse(found=False)
+        return pb.FindLogRecordResponse(found=True, record=convert.record_pb(record))
+
+    def ListFinishedMatches(self, request: pb.ListFinishedMatchesRequest,
+                            context: Any) -> pb.ListFinishedMatchesResponse:
+        _anyone()
+        page = self._store.list_finished(
+            validate.identifier("game_id", request.game_id, required=False),
+            validate.page_size(request.page_size), validate.page_token(request.page_token))
+        return pb.ListFinishedMatchesResponse(
+            matches=[convert.match_pb(m) for m in page.matches],
+            next_page_token=page.next_page_token)
+
+    def GetPlayerHistory(self, request: pb.GetPlayerHistoryRequest,
+                         context: Any) -> pb.GetPlayerHistoryResponse:
+        _anyone()
+        page = self._store.player_history(validate.identifier("player_id", request.player_id),
+                                          validate.page_size(request.page_size),
+                                          validate.page_token(request.page_token))
+        return pb.GetPlayerHistoryResponse(
+            matches=[convert.match_pb(m) for m in page.matches],
+            next_page_token=page.next_page_token)
+
+    def GetRating(self, request: pb.GetRatingRequest, context: Any) -> pb.GetRatingResponse:
+        _anyone()
+        rating = self._store.get_rating(validate.identifier("player_id", request.player_id),
+                                        validate.identifier("game_id", request.game_id))
+        return pb.GetRatingResponse(rating=convert.rating_pb(rating))
+
+
+class PlayersServicer(players_pb2_grpc.PlayersServiceServicer):
+    """Called by integrators with their API key ("x-api-key" metadata), not with tokens."""
+
+    def __init__(self, store: PersistenceStore, authority: Authority) -> None:
+        self._store = store
+        self._authority = authority
+
+    def _integrator(self, context: grpc.ServicerContext) -> str:
+        key = dict(context.invocation_metadata() or ()).get("x-api-key", "")
+        if not key:
+            raise Unauthenticated("the x-api-key metadata is required")
+        return self._authority.integrator(key)
+
+    def CreatePlayer(self, request: players_pb2.CreatePlayerRequest,
+                     context: grpc.ServicerContext) -> players_pb2.CreatePlayerResponse:
+        integrator = self._integrator(context)
+        name = request.display_name
+        if not name.strip() or len(name) > validate.MAX_NAME or not name.isprintable():
+            raise InvalidArgument(f"display_name must be 1 to {validate.MAX_NAME} printable "
+                                  "characters, not only spaces")
+        player = self._store.create_player(
+            integrator, validate.identifier("external_id", request.external_id), name)
+        return players_pb2.CreatePlayerResponse(player=players_pb2.Player(
+            player_id=player.player_id, display_name=player.display_name,
+            external_id=player.external_id))
+
+    def IssuePlayerToken(self, request: players_pb2.IssuePlayerTokenRequest,
+                         context: grpc.ServicerContext) -> players_pb2.IssuePlayerTokenResponse:
+        integrator = self._integrator(context)
+        ttl = request.ttl_seconds or DEFAULT_TTL
+        if not MIN_TTL <= ttl <= MAX_TTL:
+            raise InvalidArgument(f"ttl_seconds must be from {MIN_TTL} to {MAX_TTL} "
+                                  f"(0: {DEFAULT_TTL})")
+        player = self._store.get_player(validate.identifier("player_id", request.player_id))
+        if player.integrator != integrator:
+            raise PermissionDenied("the player belongs to another integrator")
+        token, expires = self._authority.player_token(player.player_id, ttl)
+        response = players_pb2.IssuePlayerTokenResponse(token=token)
+        response.expire_time.seconds = expires
+        return response
+
+
+def registrations(store: PersistenceStore, authority: Authority) -> list[Registration]:
+    """Both services, ready for partida.platform.server.Server."""
+    return [
+        Registration("partida.v1.PersistenceService", PersistenceServicer(store),
+                     persistence_pb2_grpc.add_PersistenceServiceServicer_to_server),
+        Registration("partida.v1.PlayersService", PlayersServicer(store, authority),
+                     players_pb2_grpc.add_PlayersServiceServicer_to_server),
+    ]

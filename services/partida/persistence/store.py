@@ -1,0 +1,281 @@
+"""PersistenceStore: every read and write of the persistence schema, in short transactions.
+
+Races are settled by the database: the primary and unique keys of log records decide which
+of two appenders wins, and the match row is locked (FOR UPDATE on PostgreSQL; SQLite writers
+take the write lock up front) while a log grows or a match finishes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import InstrumentedAttribute, Session
+
+from partida.persistence import glicko2, hashchain, models, pages, records, rows
+from partida.persistence.db import dialect_insert, session_factory
+from partida.persistence.dice import DiceStreams
+from partida.platform.errors import AlreadyExists, FailedPrecondition, InvalidArgument, NotFound
+
+_FINISHED, _HISTORY = "finished", "history"
+
+
+def _version() -> sa.ScalarSelect[int]:
+    """A match's version: its last log sequence (0 before the first action)."""
+    last = sa.func.max(models.LogRecord.sequence)
+    return (sa.select(sa.func.coalesce(last, 0))
+            .where(models.LogRecord.match_id == models.Match.match_id).scalar_subquery())
+
+
+def _locked_match(session: Session, match_id: str) -> models.Match:
+    row = session.get(models.Match, match_id, with_for_update=True)
+    if row is None:
+        raise NotFound(f"no match {match_id!r}")
+    return row
+
+
+class PersistenceStore(DiceStreams):
+    def __init__(self, engine: sa.Engine) -> None:
+        self._read = session_factory(engine)
+        self._write = session_factory(engine, write=True)
+
+    # Players.
+
+    def create_player(self, integrator: str, external_id: str,
+                      display_name: str) -> records.Player:
+        """Creates the player, or returns the one the integrator already has (unchanged)."""
+        with self._write.begin() as s:
+            s.execute(dialect_insert(s, models.Player).values(
+                player_id=uuid.uuid4().hex, integrator=integrator, external_id=external_id,
+                display_name=display_name, created_at=models.utcnow(),
+            ).on_conflict_do_nothing())
+            row = s.scalars(sa.select(models.Player).filter_by(
+                integrator=integrator, external_id=external_id)).one()
+            return rows.player(row)
+
+    def get_player(self, player_id: str) -> records.Player:
+        with self._read.begin() as s:
+            row = s.get(models.Player, player_id)
+            if row is None:
+                raise NotFound(f"no player {player_id!r}")
+            return rows.player(row)
+
+    # Matches.
+
+    def record_match(self, match: records.Match) -> records.Match:
+        """Records a new match; recording the same match again changes nothing."""
+        try:
+            with self._write.begin() as s:
+                if s.get(models.Match, match.match_id) is None:
+                    s.add(rows.match_row(match))
+                    s.flush()  # the match before its seats, for their foreign key
+                    s.add_all(rows.seat_rows(match))
+        except IntegrityError:
+            pass  # a concurrent call recorded it first; compared below
+        stored = self.get_match(match.match_id)
+        if (stored.game_id, stored.scenario_id, stored.seats, stored.dice_commitment) != (
+                match.game_id, match.scenario_id, match.seats, match.dice_commitment):
+            raise AlreadyExists(f"match {match.match_id!r} was recorded with other content")
+        return stored
+
+    def get_match(self, match_id: str) -> records.Match:
+        with self._read.begin() as s:
+            found = s.execute(sa.select(models.Match, _version())
+                              .where(models.Match.match_id == match_id)).one_or_none()
+            if found is None:
+                raise NotFound(f"no match {match_id!r}")
+            return rows.match(*found)
+
+    def finish_match(self, match_id: str, outcome: records.Outcome,
+                     seed: bytes) -> list[records.Rating]:
+        """Closes the match, stores results and updates ratings, all at once. Repeating it
+        with the same outcome and seed returns the ratings without rating twice."""
+        with self._write.begin() as s:
+            row = _locked_match(s, match_id)
+            seats = rows.seats(row.seats_json)
+            if row.status == models.FINISHED:
+                if row.outcome_json != rows.outcome_json(outcome) or row.dice_seed != seed:
+                    raise FailedPrecondition(
+                        f"match {match_id!r} already finished with another outcome or seed")
+                return self._ratings(s, row.game_id, seats)
+            _check_outcome(seats, outcome)
+            if hashlib.sha256(seed).digest() != row.dice_commitment:
+                raise InvalidArgument("dice_seed does not match the match's dice commitment")
+            row.status, row.finished_at = models.FINISHED, models.utcnow()
+            row.outcome_json, row.dice_seed = rows.outcome_json(outcome), seed
+            s.add_all(models.Result(match_id=match_id, seat=seat.seat,
+                                    player_id=seat.player_id or None,
+                                    result=_result(seat.seat, outcome),
+                                    score=outcome.scores.get(seat.seat)) for seat in seats)
+            self._rate(s, row.game_id, seats, outcome)
+            return self._ratings(s, row.game_id, seats)
+
+    @staticmethod
+    def _rate(s: Session, game_id: str, seats: Sequence[records.Seat],
+              outcome: records.Outcome) -> None:
+        players = sorted({seat.player_id for seat in seats if seat.player_id})
+        if not players:
+            return
+        start = glicko2.Skill()
+        s.execute(dialect_insert(s, models.Rating).values([
+            {"player_id": p, "game_id": game_id, "rating": start.rating,
+             "deviation": start.deviation, "volatility": start.volatility, "matches": 0}
+            for p in players]).on_conflict_do_nothing())
+        # Locked in player order, so that concurrent finishes cannot deadlock.
+        current = {r.player_id: r for r in s.scalars(
+            sa.select(models.Rating).where(models.Rating.game_id == game_id,
+                                           models.Rating.player_id.in_(players))
+            .order_by(models.Rating.player_id).with_for_update())}
+        before = {p: glicko2.Skill(r.rating, r.deviation, r.volatility)
+                  for p, r in current.items()}
+        for player_id, after in glicko2.rate_match(seats, outcome, before).items():
+            r = current[player_id]
+            r.rating, r.deviation, r.volatility = after.rating, after.deviation, after.volatility
+            r.matches += 1
+
+    @staticmethod
+    def _ratings(s: Session, game_id: str, seats: Sequence[records.Seat]
+                 ) -> list[records.Rating]:
+        """The ratings of the seated players, in seat order, each once."""
+        players = list(dict.fromkeys(seat.player_id for seat in seats if seat.player_id))
+        found = {r.player_id: rows.rating(r) for r in s.scalars(
+            sa.select(models.Rating).where(models.Rating.game_id == game_id,
+                                           models.Rating.player_id.in_(players)))}
+        return [found.get(p, records.Rating(p, game_id)) for p in players]
+
+    # The log.
+
+    def append_log(self, match_id: str,
+                   new: Sequence[records.LogRecord]) -> tuple[int, bytes]:
+        """Appends records that follow the stored head; returns the new (sequence, hash)."""
+        _check_run(new)
+        try:
+            with self._write.begin() as s:
+                match = _locked_match(s, match_id)
+                if match.status == models.FINISHED:
+                    raise FailedPrecondition(f"match {match_id!r} is finished")
+                _check_seats(len(rows.seats(match.seats_json)), new)
+                head = s.execute(sa.select(models.LogRecord.sequence, models.LogRecord.hash)
+                                 .where(models.LogRecord.match_id == match_id)
+                                 .order_by(models.LogRecord.sequence.desc()).limit(1)).first()
+                last, prev = (head.sequence, head.hash) if head else (-1, records.GENESIS)
+                _check_follows(last, new[0].sequence)
+                for record in new:
+                    digest = hashchain.record_hash(prev, match_id, record)
+                    s.add(rows.log_row(match_id, record, prev, digest))
+                    prev = digest
+        except IntegrityError as e:
+            what = "request id" if "request" in str(e.orig) else "sequence"
+            raise AlreadyExists(f"a {what} of these records is already taken in match "
+                                f"{match_id!r}; nothing was written") from None
+        return new[-1].sequence, prev
+
+    def get_match_log(self, match_id: str) -> tuple[records.Match, list[records.LogRecord]]:
+        with self._read.begin() as s:
+            found = s.execute(sa.select(models.Match, _version())
+                              .where(models.Match.match_id == match_id)).one_or_none()
+            if found is None:
+                raise NotFound(f"no match {match_id!r}")
+            log = s.scalars(sa.select(models.LogRecord).filter_by(match_id=match_id)
+                            .order_by(models.LogRecord.sequence))
+            return rows.match(*found), [rows.log_record(r) for r in log]
+
+    def find_log_record(self, match_id: str, request_id: str) -> records.LogRecord | None:
+        with self._read.begin() as s:
+            if s.get(models.Match, match_id) is None:
+                raise NotFound(f"no match {match_id!r}")
+            row = s.scalars(sa.select(models.LogRecord).filter_by(
+                match_id=match_id, request_id=request_id)).one_or_none() if request_id else None
+            return rows.log_record(row) if row else None
+
+    # Listings, newest first.
+
+    def list_finished(self, game_id: str = "", page_size: int = 20,
+                      page_token: str = "") -> records.Page:
+        """Finished matches (of one game, or of all when game_id is ""), by finish time."""
+        query = sa.select(models.Match).where(models.Match.status == models.FINISHED)
+        if game_id:
+            query = query.where(models.Match.game_id == game_id)
+        return self._page(query, models.Match.finished_at, f"{_FINISHED}:{game_id}",
+                          page_size, page_token)
+
+    def player_history(self, player_id: str, page_size: int = 20,
+                       page_token: str = "") -> records.Page:
+        """The matches a player was seated at, active or finished, by creation time."""
+        seated = sa.select(models.MatchSeat.match_id).where(
+            models.MatchSeat.player_id == player_id)
+        query = sa.select(models.Match).where(models.Match.match_id.in_(seated))
+        return self._page(query, models.Match.created_at, f"{_HISTORY}:{player_id}",
+                          page_size, page_token)
+
+    def _page(self, query: sa.Select, when: InstrumentedAttribute, listing: str,
+              page_size: int, page_token: str) -> records.Page:
+        if not 1 <= page_size <= 100:
+            raise InvalidArgument("page_size must be from 1 to 100")
+        after = pages.decode(listing, page_token)
+        if after is not None:
+            query = query.where(sa.tuple_(when, models.Match.match_id) < sa.tuple_(
+                sa.literal(after[0], when.type), sa.literal(after[1])))
+        query = (query.add_columns(_version())
+                 .order_by(when.desc(), models.Match.match_id.desc()).limit(page_size + 1))
+        with self._read.begin() as s:
+            found = [rows.match(*r) for r in s.execute(query)]
+        if len(found) <= page_size:
+            return records.Page(tuple(found))
+        last = found[page_size - 1]
+        last_when = last.finished_at if listing.startswith(_FINISHED) else last.created_at
+        assert last_when is not None
+        return records.Page(tuple(found[:page_size]),
+                            pages.encode(listing, last_when, last.match_id))
+
+    # Ratings.
+
+    def get_rating(self, player_id: str, game_id: str) -> records.Rating:
+        """The player's rating in the game; the starting values if they have not played it."""
+        with self._read.begin() as s:
+            row = s.get(models.Rating, (player_id, game_id))
+            return rows.rating(row) if row else records.Rating(player_id, game_id)
+
+
+def _check_run(new: Sequence[records.LogRecord]) -> None:
+    if not new:
+        raise InvalidArgument("records must not be empty")
+    for offset, record in enumerate(new):
+        if record.sequence != new[0].sequence + offset:
+            raise InvalidArgument("records must have consecutive sequence numbers")
+        if (record.sequence == 0) != (record.kind == records.SETUP):
+            raise InvalidArgument(f"record {record.sequence}: sequence 0, and only it, "
+                                  f"is the {records.SETUP!r} record")
+
+
+def _check_seats(seats: int, new: Sequence[records.LogRecord]) -> None:
+    for record in new:
+        if not records.SERVER_SEAT <= record.seat < seats:
+            raise InvalidArgument(f"record {record.sequence}: seat {record.seat} is not a seat "
+                                  f"of the match (-1 to {seats - 1})")
+
+
+def _check_follows(last: int, first: int) -> None:
+    if first <= last:
+        raise AlreadyExists(f"sequence {first} is already taken: the log ends at {last}")
+    if first > last + 1:
+        raise FailedPrecondition(f"the log ends at {last}; the next sequence is {last + 1}, "
+                                 f"not {first}")
+
+
+def _check_outcome(seats: Sequence[records.Seat], outcome: records.Outcome) -> None:
+    numbers = {seat.seat for seat in seats}
+    stray = sorted((set(outcome.winners) | set(outcome.scores)) - numbers)
+    if stray:
+        raise InvalidArgument(f"outcome names seats the match does not have: {stray}")
+    if outcome.draw and outcome.winners:
+        raise InvalidArgument("a draw has no winners")
+
+
+def _result(seat: int, outcome: records.Outcome) -> str:
+    if outcome.draw:
+        return models.DRAW
+    return models.WIN if seat in outcome.winners else models.LOSS

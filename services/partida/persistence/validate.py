@@ -1,0 +1,151 @@
+"""Checks every field of incoming protos and turns them into the store's dataclasses.
+
+Each failure is an InvalidArgument naming the field, so a caller can fix its request; the
+store is only reached with well-formed values.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from partida.persistence import records
+from partida.persistence.convert import CONTROLLERS, from_timestamp
+from partida.platform.errors import InvalidArgument
+from partida.v1 import common_pb2, persistence_pb2
+
+MAX_ID = 128
+MAX_NAME = 64
+MAX_ACTION_ID = 256
+MAX_REASON = 1024
+MAX_SEATS = 64
+MAX_RECORDS = 1000  # per AppendLog call
+DEFAULT_PAGE, MAX_PAGE = 20, 100
+
+
+def identifier(field: str, value: str, required: bool = True) -> str:
+    if not value:
+        if required:
+            raise InvalidArgument(f"{field} is required")
+        return value
+    if len(value) > MAX_ID:
+        raise InvalidArgument(f"{field} is longer than {MAX_ID} characters")
+    if not value.isprintable():
+        raise InvalidArgument(f"{field} has unprintable characters")
+    return value
+
+
+def text(field: str, value: str, most: int) -> str:
+    if len(value) > most:
+        raise InvalidArgument(f"{field} is longer than {most} characters")
+    return value
+
+
+def json_text(field: str, value: str, kind: type, default: str) -> str:
+    """Valid JSON whose top level is a `kind` (dict or list); "" stands for `default`."""
+    if not value:
+        return default
+    try:
+        parsed: Any = json.loads(value)
+    except ValueError as e:
+        raise InvalidArgument(f"{field} is not valid JSON: {e}") from None
+    if not isinstance(parsed, kind):
+        raise InvalidArgument(f"{field} must be a JSON {'object' if kind is dict else 'array'}")
+    return value
+
+
+def page_size(value: int) -> int:
+    if not 0 <= value <= MAX_PAGE:
+        raise InvalidArgument(f"page_size must be from 0 to {MAX_PAGE} (0: {DEFAULT_PAGE})")
+    return value or DEFAULT_PAGE
+
+
+def page_token(value: str) -> str:
+    return text("page_token", value, 512)
+
+
+def count(field: str, value: int) -> int:
+    if value < 0:
+        raise InvalidArgument(f"{field} must not be negative")
+    return value
+
+
+def seat(index: int, value: common_pb2.Seat) -> records.Seat:
+    where = f"seats[{index}]"
+    if value.seat != index:
+        raise InvalidArgument(f"{where}.seat must be {index}: seats are numbered in order")
+    controller = CONTROLLERS.get(value.controller)
+    if controller is None:
+        raise InvalidArgument(f"{where}.controller must be HUMAN or BOT")
+    player_id = identifier(f"{where}.player_id", value.player_id, required=controller == "human")
+    bot = identifier(f"{where}.bot", value.bot, required=controller == "bot")
+    return records.Seat(index, player_id, controller, bot,
+                        text(f"{where}.side", value.side, MAX_NAME))
+
+
+def new_match(value: common_pb2.Match) -> records.Match:
+    if not 1 <= len(value.seats) <= MAX_SEATS:
+        raise InvalidArgument(f"match.seats must have 1 to {MAX_SEATS} seats")
+    if value.status != common_pb2.MATCH_STATUS_ACTIVE:
+        raise InvalidArgument("match.status must be ACTIVE: matches are recorded as created")
+    if value.version or value.dice_seed or value.HasField("outcome"):
+        raise InvalidArgument("a new match has version 0, no dice_seed and no outcome")
+    if len(value.dice_commitment) != 32:
+        raise InvalidArgument("match.dice_commitment must be a 32-byte SHA-256")
+    return records.Match(
+        match_id=identifier("match.match_id", value.match_id),
+        game_id=identifier("match.game_id", value.game_id),
+        scenario_id=identifier("match.scenario_id", value.scenario_id),
+        seats=tuple(seat(i, s) for i, s in enumerate(value.seats)),
+        dice_commitment=value.dice_commitment,
+        options_json=json_text("match.options_json", value.options_json, dict, "{}"),
+        decision_timeout_seconds=count("match.decision_timeout_seconds",
+                                       value.decision_timeout_seconds),
+        spectator_delay_actions=count("match.spectator_delay_actions",
+                                      value.spectator_delay_actions),
+        created_at=from_timestamp(value.create_time) if value.HasField("create_time") else None)
+
+
+def log_record(index: int, value: persistence_pb2.LogRecord) -> records.LogRecord:
+    where = f"records[{index}]"
+    if value.kind not in records.KINDS:
+        raise InvalidArgument(f"{where}.kind must be one of {', '.join(records.KINDS)}")
+    if value.sequence < 0 or value.seat < records.SERVER_SEAT:
+        raise InvalidArgument(f"{where}: sequence must be >= 0 and seat >= -1")
+    positions = list(value.random_positions)
+    if len(positions) != len(value.random_values):
+        raise InvalidArgument(f"{where}: random_positions and random_values differ in length")
+    if any(p < 0 for p in positions) or positions != sorted(set(positions)):
+        raise InvalidArgument(f"{where}.random_positions must be increasing and >= 0")
+    if value.prev_hash or value.hash:
+        raise InvalidArgument(f"{where}: prev_hash and hash are set by the persistence service")
+    return records.LogRecord(
+        sequence=value.sequence, kind=value.kind, seat=value.seat,
+        action_id=text(f"{where}.action_id", value.action_id, MAX_ACTION_ID),
+        request_id=identifier(f"{where}.request_id", value.request_id, required=False),
+        random_positions=tuple(positions), random_values=tuple(value.random_values),
+        events_json=json_text(f"{where}.events_json", value.events_json, list, "[]"),
+        created_at=from_timestamp(value.create_time) if value.HasField("create_time") else None)
+
+
+def log_records(values: list[persistence_pb2.LogRecord]) -> list[records.LogRecord]:
+    if not 1 <= len(values) <= MAX_RECORDS:
+        raise InvalidArgument(f"records must hold 1 to {MAX_RECORDS} records")
+    return [log_record(i, r) for i, r in enumerate(values)]
+
+
+def outcome(value: common_pb2.Outcome) -> records.Outcome:
+    winners = tuple(value.winners)
+    if len(set(winners)) != len(winners) or any(w < 0 for w in winners):
+        raise InvalidArgument("outcome.winners must be distinct seat numbers")
+    if not all(math.isfinite(s) for s in value.scores.values()):
+        raise InvalidArgument("outcome.scores must be finite numbers")
+    return records.Outcome(winners, value.draw, text("outcome.reason", value.reason, MAX_REASON),
+                           dict(value.scores))
+
+
+def dice_seed(value: bytes) -> bytes:
+    if not 1 <= len(value) <= 64:
+        raise InvalidArgument("dice_seed must be the revealed seed, 1 to 64 bytes")
+    return value

@@ -1,0 +1,186 @@
+"""Wiring: which implementation of each part a process uses, from the configuration.
+
+`partida serve` (no role) puts every service in one process on one port. With a role it runs
+one service and reaches the others at their configured addresses. Each part picks Redis,
+PostgreSQL or Celery when its URL is set, and the in-process default otherwise.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+
+from partida.platform.auth import Authority
+from partida.platform.config import Settings
+from partida.platform.server import Registration, Server
+
+log = logging.getLogger("partida.assembly")
+
+ROLES = ("all", "rules", "dice", "persistence", "matchmaking")
+
+
+@dataclass
+class Process:
+    """A configured process: its gRPC server and the background loops it runs."""
+
+    server: Server
+    loops: list[Callable[[threading.Event], None]] = field(default_factory=list)
+    closers: list[Callable[[], None]] = field(default_factory=list)
+    parts: dict[str, Any] = field(default_factory=dict)
+    _stop: threading.Event = field(default_factory=threading.Event)
+
+    def start(self) -> None:
+        self.server.start()
+        for loop in self.loops:
+            threading.Thread(target=loop, args=(self._stop,), daemon=True).start()
+        self.server.serving()
+
+    def stop(self, grace: float = 5.0) -> None:
+        self._stop.set()
+        self.server.stop(grace)
+        for close in self.closers:
+            close()
+
+
+def authority(cfg: Settings) -> Authority:
+    return Authority(cfg.token_secret, cfg.service_token_secret, cfg.integrators())
+
+
+def _store(cfg: Settings) -> Any:
+    from partida.persistence.db import make_engine, migrate
+    from partida.persistence.store import PersistenceStore
+    engine = make_engine(cfg.database_url)
+    migrate(engine)
+    return PersistenceStore(engine)
+
+
+def _channel(address: str) -> grpc.Channel:
+    if not address:
+        raise ValueError("this role needs the addresses of the other services")
+    return grpc.insecure_channel(address)
+
+
+def _every(seconds: float, work: Callable[[], Any]) -> Callable[[threading.Event], None]:
+    def loop(stop: threading.Event) -> None:
+        while not stop.wait(seconds):
+            try:
+                work()
+            except Exception:  # a failed round must not stop the loop
+                log.exception("background work failed")
+    return loop
+
+
+def _rules(cfg: Settings, auth: Authority, store: Any | None,
+           regs: list[Registration], proc: Process) -> Any:
+    from partida.ai.bots import bot_names
+    from partida.dice.logic import Dice
+    from partida.rules.clients import DiceClient, LedgerClient
+    from partida.rules.ledger import LocalLedger
+    from partida.rules.matches import Matches
+    from partida.rules.redis_session import RedisSessionStore
+    from partida.rules.service import RulesServicer
+    from partida.rules.session import MemorySessionStore
+    from partida.v1 import rules_pb2_grpc
+
+    token = auth.service_token("rules")
+    sessions = (RedisSessionStore.from_url(cfg.redis_url, cfg.match_idle_ttl_seconds)
+                if cfg.redis_url else MemorySessionStore())
+    ledger = (LocalLedger(store) if store is not None
+              else LedgerClient(_channel(cfg.persistence_address), token))
+    dice = Dice(store) if store is not None else DiceClient(_channel(cfg.dice_address), token)
+    if cfg.broker_url:
+        from partida.ai.tasks import CeleryBotScheduler
+        bots: Any = CeleryBotScheduler()
+    else:
+        from partida.ai.local import ThreadBotScheduler
+        bots = ThreadBotScheduler()
+        proc.closers.append(bots.shutdown)
+    matches = Matches(sessions, ledger, dice, bots, default_timeout=cfg.decision_timeout_seconds)
+    if hasattr(bots, "bind"):
+        bots.bind(matches)
+    regs.append(Registration("partida.v1.RulesService", RulesServicer(matches, bot_names),
+                             rules_pb2_grpc.add_RulesServiceServicer_to_server))
+    proc.loops.append(_every(0.5, matches.expire_decisions))
+    proc.parts["matches"] = matches
+    return matches
+
+
+def _matchmaking(cfg: Settings, auth: Authority, store: Any | None, matches: Any | None,
+                 regs: list[Registration], proc: Process) -> None:
+    from partida.engine import all_games
+    from partida.matchmaking.matcher import Matcher
+    from partida.matchmaking.pools import Policy, catalog_of
+    from partida.matchmaking.service import MatchmakingServicer, registration
+    from partida.matchmaking.store import MemoryTicketStore, RedisTicketStore
+    from partida.rules.clients import PersistenceRatings, RulesCreator
+
+    token = auth.service_token("matchmaking")
+    tickets = RedisTicketStore(cfg.redis_url) if cfg.redis_url else MemoryTicketStore()
+    ratings = (StoreRatings(store) if store is not None
+               else PersistenceRatings(_channel(cfg.persistence_address), token))
+    creator = (LocalCreator(matches) if matches is not None
+               else RulesCreator(_channel(cfg.rules_address), token))
+    policy = Policy(catalog=catalog_of(g.info for g in all_games()),
+                    bot_fill_after_seconds=cfg.bot_fill_after_seconds)
+    matcher = Matcher(tickets, creator, policy)
+    regs.append(registration(MatchmakingServicer(tickets, ratings,
+                                                 ticket_ttl_seconds=cfg.ticket_ttl_seconds)))
+    proc.loops.append(lambda stop: (matcher.start(), stop.wait(), matcher.stop()))
+    proc.parts["matcher"] = matcher
+
+
+def build(role: str, cfg: Settings) -> Process:
+    """The process for `role` ("all" for the embedded, single-process server)."""
+    if role not in ROLES:
+        raise ValueError(f"unknown role {role!r}; one of {', '.join(ROLES)}")
+    auth = authority(cfg)
+    regs: list[Registration] = []
+    proc = Process(server=None)  # type: ignore[arg-type]
+    store = _store(cfg) if role in ("all", "dice", "persistence") else None
+    matches = None
+    if role in ("all", "persistence"):
+        from partida.persistence.service import registrations
+        regs += registrations(store, auth)
+    if role in ("all", "dice"):
+        from partida.dice.logic import Dice
+        from partida.dice.service import DiceServicer
+        from partida.v1 import dice_pb2_grpc
+        regs.append(Registration("partida.v1.DiceService", DiceServicer(Dice(store)),
+                                 dice_pb2_grpc.add_DiceServiceServicer_to_server))
+    if role in ("all", "rules"):
+        matches = _rules(cfg, auth, store, regs, proc)
+    if role in ("all", "matchmaking"):
+        _matchmaking(cfg, auth, store, matches, regs, proc)
+    proc.server = Server(regs, auth, f"{cfg.host}:{cfg.port}",
+                         max_workers=256 if role in ("all", "rules") else 64,
+                         max_message_bytes=cfg.max_message_bytes)
+    return proc
+
+
+class StoreRatings:
+    """Ratings read straight from the persistence store (embedded server)."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+
+    def rating(self, player_id: str, game_id: str) -> float:
+        return float(self.store.get_rating(player_id, game_id).rating)
+
+
+class LocalCreator:
+    """Matches created by the in-process rules logic (embedded server)."""
+
+    def __init__(self, matches: Any) -> None:
+        self.matches = matches
+
+    def create_match(self, game_id: str, scenario_id: str,
+                     seats: list[tuple[str | None, str | None]], request_id: str) -> str:
+        from partida.rules.session import SeatMeta
+        metas = [SeatMeta(p or "", "bot" if b else "human", b or "") for p, b in seats]
+        return str(self.matches.create(game_id, scenario_id, metas, {},
+                                       request_id=request_id).match_id)

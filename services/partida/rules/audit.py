@@ -1,0 +1,75 @@
+"""Auditing a finished match from its public record: the dice against the revealed seed,
+the log's hash chain, and a replay of every action through the engine."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from partida.dice import streams
+from partida.engine import IllegalAction, get
+from partida.persistence import hashchain, records
+from partida.rules.matches import outcome_dict
+from partida.rules.randomness import ReplayRng
+
+
+def audit(match: Any, log: list[Any]) -> list[str]:
+    """Problems found in a match (a partida.v1.Match) and its log records
+    (partida.v1.LogRecord); an empty list means every check passed."""
+    if not match.dice_seed:
+        return ["the match is not finished: its dice seed is not revealed yet"]
+    drawn = [(p, v) for r in log for p, v in zip(r.random_positions, r.random_values,
+                                                 strict=True)]
+    problems = streams.verify(bytes(match.dice_commitment), bytes(match.dice_seed),
+                              match.match_id, drawn)
+    ok, broken = hashchain.verify_chain(_record(match.match_id, r) for r in log)
+    if not ok:
+        problems.append(f"the log's hash chain breaks at record {broken}")
+    return problems + _replay(match, log)
+
+
+def _record(match_id: str, r: Any) -> records.LogRecord:
+    return records.LogRecord(
+        sequence=r.sequence, kind=r.kind, seat=r.seat, action_id=r.action_id,
+        request_id=r.request_id, random_positions=tuple(r.random_positions),
+        random_values=tuple(r.random_values), events_json=r.events_json, match_id=match_id,
+        prev_hash=bytes(r.prev_hash), hash=bytes(r.hash))
+
+
+def _replay(match: Any, log: list[Any]) -> list[str]:
+    """Re-apply every record with the values it consumed; every event must come out the same
+    and the end must be the recorded outcome."""
+    game = get(match.game_id)
+    if not log or log[0].kind != "setup":
+        return ["the log does not start with the set-up record"]
+    options = json.loads(match.options_json or "{}")
+    state = game.new_state(match.scenario_id, len(match.seats), options,
+                           ReplayRng(log[0].random_values))
+    seq = 0
+    for r in log[1:]:
+        rng = ReplayRng(r.random_values)
+        try:
+            events = (game.resign(state, r.seat) if r.kind == "resign"
+                      else game.apply(state, r.seat, r.action_id, rng))
+        except (IllegalAction, RuntimeError) as e:
+            return [f"record {r.sequence} does not replay: {e}"]
+        produced = []
+        for e in events:
+            seq += 1
+            produced.append({**e.to_dict(), "seq": seq, "version": r.sequence})
+        if produced != json.loads(r.events_json):
+            return [f"record {r.sequence} replays to other events than it logged"]
+        if not rng.exhausted():
+            return [f"record {r.sequence} logged random values it did not use"]
+    replayed = outcome_dict(game.outcome(state))
+    recorded = _outcome(match)
+    if replayed is None or recorded is None or {k: replayed[k] for k in recorded} != recorded:
+        return [f"the replay ends with {replayed}, the record says {recorded}"]
+    return []
+
+
+def _outcome(match: Any) -> dict[str, Any] | None:
+    if not match.HasField("outcome"):
+        return None
+    o = match.outcome
+    return {"winners": list(o.winners), "draw": o.draw, "reason": o.reason}

@@ -1,0 +1,148 @@
+"""The rules service's ports over gRPC, for when dice and persistence run as their own
+processes. Calls carry the rules service's token."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import grpc
+
+from partida.platform.errors import AlreadyExists
+from partida.rules import protos
+from partida.rules.ports import LogEntry, MatchPage
+from partida.rules.session import SeatMeta, Session
+from partida.v1 import (
+    common_pb2,
+    dice_pb2,
+    dice_pb2_grpc,
+    persistence_pb2,
+    persistence_pb2_grpc,
+    rules_pb2,
+    rules_pb2_grpc,
+)
+
+_CONTROLLER = {common_pb2.SEAT_CONTROLLER_HUMAN: "human", common_pb2.SEAT_CONTROLLER_BOT: "bot"}
+
+
+class _Client:
+    def __init__(self, stub: Any, token: str, timeout: float) -> None:
+        self.stub = stub
+        self.metadata = (("authorization", f"Bearer {token}"),)
+        self.timeout = timeout
+
+    def call(self, method: str, request: Any) -> Any:
+        return getattr(self.stub, method)(request, metadata=self.metadata, timeout=self.timeout)
+
+
+class DiceClient(_Client):
+    def __init__(self, channel: grpc.Channel, token: str, timeout: float = 5.0) -> None:
+        super().__init__(dice_pb2_grpc.DiceServiceStub(channel), token, timeout)
+
+    def create_stream(self, match_id: str) -> bytes:
+        return bytes(self.call("CreateStream", dice_pb2.CreateStreamRequest(
+            match_id=match_id)).commitment)
+
+    def draw(self, match_id: str, count: int) -> tuple[int, Sequence[int]]:
+        r = self.call("Draw", dice_pb2.DrawRequest(match_id=match_id, count=count))
+        return r.first_position, list(r.values)
+
+    def reveal(self, match_id: str) -> bytes:
+        return bytes(self.call("Reveal", dice_pb2.RevealRequest(match_id=match_id)).seed)
+
+
+def session_from_proto(m: common_pb2.Match) -> Session:
+    outcome = None
+    if m.HasField("outcome"):
+        outcome = {"winners": list(m.outcome.winners), "draw": m.outcome.draw,
+                   "reason": m.outcome.reason,
+                   "scores": {str(k): v for k, v in m.outcome.scores.items()}}
+    return Session(
+        match_id=m.match_id, game_id=m.game_id, scenario_id=m.scenario_id,
+        seats=[SeatMeta(s.player_id, _CONTROLLER.get(s.controller, "human"), s.bot)
+               for s in m.seats],
+        options=json.loads(m.options_json or "{}"), commitment=m.dice_commitment.hex(),
+        created_at=m.create_time.ToNanoseconds() / 1e9,
+        decision_timeout=m.decision_timeout_seconds, spectator_delay=m.spectator_delay_actions,
+        status="finished" if m.status == common_pb2.MATCH_STATUS_FINISHED else "active",
+        outcome=outcome, seed=m.dice_seed.hex())
+
+
+def record_to_proto(e: LogEntry) -> persistence_pb2.LogRecord:
+    return persistence_pb2.LogRecord(
+        sequence=e.sequence, seat=e.seat, action_id=e.action_id, request_id=e.request_id,
+        random_positions=e.positions, random_values=e.values, kind=e.kind,
+        events_json=json.dumps(e.events, separators=(",", ":")))
+
+
+def record_from_proto(r: persistence_pb2.LogRecord) -> LogEntry:
+    return LogEntry(r.sequence, r.kind, r.seat, r.action_id, r.request_id,
+                    list(r.random_positions), list(r.random_values), json.loads(r.events_json),
+                    r.create_time.ToNanoseconds() / 1e9, bytes(r.hash), bytes(r.prev_hash))
+
+
+class LedgerClient(_Client):
+    def __init__(self, channel: grpc.Channel, token: str, timeout: float = 10.0) -> None:
+        super().__init__(persistence_pb2_grpc.PersistenceServiceStub(channel), token, timeout)
+
+    def record_match(self, session: Session) -> None:
+        self.call("RecordMatch", persistence_pb2.RecordMatchRequest(match=protos.match(session)))
+
+    def append_log(self, match_id: str, entries: list[LogEntry]) -> None:
+        try:
+            self.call("AppendLog", persistence_pb2.AppendLogRequest(
+                match_id=match_id, records=[record_to_proto(e) for e in entries]))
+        except grpc.RpcError as e:
+            if e.code() == grpc.StatusCode.ALREADY_EXISTS:
+                raise AlreadyExists(str(e.details())) from None
+            raise
+
+    def finish_match(self, match_id: str, outcome: dict[str, Any], seed: bytes) -> None:
+        self.call("FinishMatch", persistence_pb2.FinishMatchRequest(
+            match_id=match_id, outcome=protos.outcome(outcome), dice_seed=seed))
+
+    def load_match(self, match_id: str) -> tuple[Session, list[LogEntry]] | None:
+        try:
+            r = self.call("GetMatchLog", persistence_pb2.GetMatchLogRequest(match_id=match_id))
+        except grpc.RpcError as e:
+            if e.code() == grpc.StatusCode.NOT_FOUND:
+                return None
+            raise
+        return session_from_proto(r.match), [record_from_proto(x) for x in r.records]
+
+    def find_entry(self, match_id: str, request_id: str) -> LogEntry | None:
+        r = self.call("FindLogRecord", persistence_pb2.FindLogRecordRequest(
+            match_id=match_id, request_id=request_id))
+        return record_from_proto(r.record) if r.found else None
+
+    def player_matches(self, player_id: str, page_size: int, page_token: str) -> MatchPage:
+        r = self.call("GetPlayerHistory", persistence_pb2.GetPlayerHistoryRequest(
+            player_id=player_id, page_size=page_size, page_token=page_token))
+        return MatchPage([session_from_proto(m) for m in r.matches], r.next_page_token)
+
+
+class RulesCreator(_Client):
+    """Matchmaking's way to create matches in a remote rules service."""
+
+    def __init__(self, channel: grpc.Channel, token: str, timeout: float = 10.0) -> None:
+        super().__init__(rules_pb2_grpc.RulesServiceStub(channel), token, timeout)
+
+    def create_match(self, game_id: str, scenario_id: str,
+                     seats: list[tuple[str | None, str | None]], request_id: str) -> str:
+        r = self.call("CreateMatch", rules_pb2.CreateMatchRequest(
+            game_id=game_id, scenario_id=scenario_id, request_id=request_id,
+            seats=[rules_pb2.SeatRequest(player_id=p or "", bot=b or "") for p, b in seats]))
+        return str(r.match.match_id)
+
+
+class PersistenceRatings(_Client):
+    """Matchmaking's way to read ratings from a remote persistence service."""
+
+    def __init__(self, channel: grpc.Channel, token: str, timeout: float = 5.0) -> None:
+        super().__init__(persistence_pb2_grpc.PersistenceServiceStub(channel), token, timeout)
+
+    def rating(self, player_id: str, game_id: str) -> float:
+        r = self.call("GetRating", persistence_pb2.GetRatingRequest(player_id=player_id,
+                                                                     game_id=game_id))
+        return float(r.rating.rating)

@@ -1,0 +1,123 @@
+"""End-to-end scenarios, run against the embedded server and the multi-process stack alike
+(ARCHITECTURE.md, "A match's life"; issue 3, "Tests")."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import grpc
+import pytest
+
+from partida.engine import get
+from partida.rules.audit import audit
+from partida.rules.randomness import ReplayRng
+from partida.v1 import common_pb2, rules_pb2
+
+from .play import play_one, play_to_end, player, seat_in_match, wait_for_turn
+
+
+def _code(call) -> grpc.StatusCode:
+    with pytest.raises(grpc.RpcError) as err:
+        call()
+    return err.value.code()
+
+
+def test_a_human_and_bots_play_to_the_end_and_the_match_verifies(stack):
+    alice = player(stack)
+    match_id, seat = seat_in_match(alice, seats=3)
+    outcome = play_to_end(alice, match_id, seat)
+    assert outcome is not None and outcome.reason
+    log = alice.match_log(match_id)
+    assert log.match.status == common_pb2.MATCH_STATUS_FINISHED
+    assert audit(log.match, list(log.records)) == []
+    # The replay from the database equals the live final state.
+    game = get("montanas")
+    state = game.new_state("standard", 3, json.loads(log.match.options_json),
+                           ReplayRng(log.records[0].random_values))
+    for r in log.records[1:]:
+        if r.kind == "resign":
+            game.resign(state, r.seat)
+        else:
+            game.apply(state, r.seat, r.action_id, ReplayRng(r.random_values))
+    _, live, _, _ = alice.view(match_id, None)
+    assert game.view(state, None) == live
+
+
+def test_stale_version_is_aborted_and_a_repeated_request_returns_the_first_result(stack):
+    alice = player(stack)
+    match_id, seat = seat_in_match(alice)
+    version, _ = wait_for_turn(alice, match_id, seat)
+    legal = alice.legal(match_id, seat)
+    default = legal.default_action_id
+    rid = uuid.uuid4().hex
+    first = alice.submit(match_id, seat, legal.version, rid, default)
+    again = alice.submit(match_id, seat, legal.version, rid, default)
+    assert again.version == first.version == legal.version + 1
+    assert [e.sequence for e in again.events] == [e.sequence for e in first.events]
+    assert _code(lambda: alice.submit(match_id, seat, legal.version, uuid.uuid4().hex,
+                                      default)) == grpc.StatusCode.ABORTED
+    assert alice.view(match_id, seat)[0] >= first.version
+
+
+def test_a_wrong_token_is_refused_and_changes_nothing(stack):
+    alice, mallory = player(stack), player(stack)
+    match_id, seat = seat_in_match(alice)
+    version, _ = wait_for_turn(alice, match_id, seat)
+    legal = alice.legal(match_id, seat)
+    assert _code(lambda: mallory.submit(match_id, seat, legal.version, uuid.uuid4().hex,
+                                        legal.default_action_id)) \
+        == grpc.StatusCode.PERMISSION_DENIED
+    mallory.metadata = (("authorization", "Bearer not-a-token"),)
+    assert _code(lambda: mallory.submit(match_id, seat, legal.version, uuid.uuid4().hex,
+                                        legal.default_action_id)) \
+        == grpc.StatusCode.UNAUTHENTICATED
+    mallory.metadata = ()
+    assert _code(lambda: mallory.legal(match_id, seat)) == grpc.StatusCode.UNAUTHENTICATED
+    assert alice.legal(match_id, seat).version == legal.version
+
+
+def test_bad_requests_get_clear_statuses(stack):
+    alice = player(stack)
+    match_id, seat = seat_in_match(alice)
+    wait_for_turn(alice, match_id, seat)
+    legal = alice.legal(match_id, seat)
+    bad = [
+        (lambda: alice.submit(match_id, seat, legal.version, "", "end"),
+         grpc.StatusCode.INVALID_ARGUMENT),
+        (lambda: alice.submit(match_id, 99, legal.version, uuid.uuid4().hex, "end"),
+         grpc.StatusCode.INVALID_ARGUMENT),
+        (lambda: alice.submit(match_id, seat, legal.version, uuid.uuid4().hex, "fly:away"),
+         grpc.StatusCode.FAILED_PRECONDITION),
+        (lambda: alice.submit("nope", seat, 0, uuid.uuid4().hex, "end"),
+         grpc.StatusCode.NOT_FOUND),
+        (lambda: alice.call(alice.rules, "CreateMatch", rules_pb2.CreateMatchRequest(
+            game_id="montanas")), grpc.StatusCode.PERMISSION_DENIED),
+    ]
+    for call, code in bad:
+        assert _code(call) == code
+    assert alice.legal(match_id, seat).version == legal.version
+
+
+def test_spectators_and_other_seats_get_no_hidden_data(stack):
+    alice = player(stack)
+    match_id, seat = seat_in_match(alice, seats=2)
+    for _ in range(6):
+        play_one(alice, match_id, seat)
+    _, mine, _, _ = alice.view(match_id, seat)
+    _, spectator, _, _ = alice.view(match_id, None)
+    for view in (mine, spectator):
+        assert "deck" not in view and "pool" not in view  # only their counts are public
+        assert view["deck_count"] >= 0 and view["pool_count"] >= 0
+    assert _code(lambda: alice.view(match_id, 1 - seat)) == grpc.StatusCode.PERMISSION_DENIED
+    stream = alice.stream(match_id, None, 0)
+    seen = 0
+    for item in stream:
+        if item.HasField("event"):
+            data = json.loads(item.event.data_json)
+            assert "visible_to" not in data and "deck" not in data
+            seen += 1
+        else:
+            break
+    stream.cancel()
+    assert seen > 0

@@ -1,0 +1,205 @@
+"""MatchmakingService over real gRPC (in-process server) and a real Redis store."""
+
+import threading
+import time
+import uuid
+from types import SimpleNamespace
+
+import grpc
+import pytest
+import redis
+
+from partida.matchmaking.matcher import ConstantRatings, Matcher
+from partida.matchmaking.pools import Policy, catalog_of
+from partida.matchmaking.service import MatchmakingServicer, registration
+from partida.matchmaking.store import RedisTicketStore
+from partida.platform.auth import Authority
+from partida.platform.server import Server
+from partida.v1 import matchmaking_pb2 as pb
+from partida.v1.matchmaking_pb2_grpc import MatchmakingServiceStub
+from tests.unit.matchmaking.factory import RecordingCreator
+
+AUTHORITY = Authority("player-secret-for-tests-0123456789", "service-secret-for-tests-012345",
+                      {})
+SEARCHING, ASSIGNED = pb.TICKET_STATUS_SEARCHING, pb.TICKET_STATUS_ASSIGNED
+CANCELLED = pb.TICKET_STATUS_CANCELLED
+
+
+def auth(player):
+    return (("authorization", f"Bearer {AUTHORITY.player_token(player, 600)[0]}"),)
+
+
+@pytest.fixture
+def mm(redis_url):
+    prefix = f"mm-{uuid.uuid4().hex[:8]}"
+    store = RedisTicketStore(redis_url, prefix=prefix)
+    servicer = MatchmakingServicer(store, ConstantRatings(1520.0), ticket_ttl_seconds=60,
+                                   max_open_tickets=3, poll_seconds=0.2,
+                                   cancel_wait_seconds=5)
+    server = Server([registration(servicer)], AUTHORITY, "127.0.0.1:0", max_workers=8)
+    server.start()
+    channel = grpc.insecure_channel(f"127.0.0.1:{server.port}")
+    creator = RecordingCreator()
+    matcher = Matcher(store, creator, Policy(catalog_of(_games())), workers=2)
+    yield SimpleNamespace(stub=MatchmakingServiceStub(channel), store=store, creator=creator,
+                          matcher=matcher,
+                          keys=lambda: redis.Redis.from_url(redis_url).keys(f"{prefix}:*"))
+    channel.close()
+    server.stop(0)
+    matcher.stop()
+    store.close()
+
+
+def _games():
+    import partida.engine
+
+    return [g.info for g in partida.engine.all_games()]
+
+
+def create(mm, player, request_id="r1", seats=2, **kw):
+    request = pb.CreateTicketRequest(game_id="montanas", scenario_id="standard", seats=seats,
+                                     request_id=request_id, **kw)
+    return mm.stub.CreateTicket(request, metadata=auth(player)).ticket
+
+
+def code_of(call, *args, **kw):
+    with pytest.raises(grpc.RpcError) as e:
+        call(*args, **kw)
+    return e.value.code()
+
+
+def test_a_ticket_is_opened_for_the_caller_and_read_back(mm):
+    t = create(mm, "ann", fill_with_bots=True)
+    assert (t.player_id, t.game_id, t.scenario_id, t.seats, t.status, t.rating) == (
+        "ann", "montanas", "standard", 2, SEARCHING, 1520.0)
+    assert t.fill_with_bots and t.expire_time.seconds - t.create_time.seconds == 60
+    got = mm.stub.GetTicket(pb.GetTicketRequest(ticket_id=t.ticket_id), metadata=auth("ann"))
+    assert got.ticket == t
+
+
+def test_zero_seats_means_the_smallest_table_and_any_scenario_is_kept(mm):
+    request = pb.CreateTicketRequest(game_id="montanas", request_id="r")
+    t = mm.stub.CreateTicket(request, metadata=auth("ann")).ticket
+    assert (t.scenario_id, t.seats) == ("", 1)
+
+
+@pytest.mark.parametrize("change", [
+    {"game_id": "nope"}, {"scenario_id": "nope"}, {"seats": 6}, {"seats": -1},
+    {"request_id": ""}, {"request_id": "x" * 129},
+])
+def test_invalid_requests_are_refused_and_store_nothing(mm, change):
+    fields = {"game_id": "montanas", "scenario_id": "standard", "seats": 2,
+              "request_id": "r", **change}
+    assert code_of(mm.stub.CreateTicket, pb.CreateTicketRequest(**fields),
+                   metadata=auth("ann")) == grpc.StatusCode.INVALID_ARGUMENT
+    assert mm.keys() == []
+
+
+def test_a_token_is_required(mm):
+    assert code_of(mm.stub.CreateTicket, pb.CreateTicketRequest(
+        game_id="montanas", request_id="r")) == grpc.StatusCode.UNAUTHENTICATED
+
+
+def test_create_is_idempotent_on_request_id(mm):
+    first = create(mm, "ann", "same")
+    assert create(mm, "ann", "same").ticket_id == first.ticket_id
+    assert create(mm, "ann", "other").ticket_id != first.ticket_id
+    assert create(mm, "bob", "same").ticket_id != first.ticket_id
+    assert len(mm.store.searching()) == 3
+
+
+def test_a_player_has_a_bounded_number_of_open_tickets(mm):
+    tickets = [create(mm, "ann", f"r{i}") for i in range(3)]
+    assert code_of(create, mm, "ann", "r3") == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert create(mm, "ann", "r0").ticket_id == tickets[0].ticket_id  # a retry still answers
+    mm.stub.CancelTicket(pb.CancelTicketRequest(ticket_id=tickets[0].ticket_id),
+                         metadata=auth("ann"))
+    create(mm, "ann", "r3")
+
+
+def test_only_the_owner_sees_or_cancels_a_ticket(mm):
+    t = create(mm, "ann")
+    for call, request in [(mm.stub.GetTicket, pb.GetTicketRequest),
+                          (mm.stub.CancelTicket, pb.CancelTicketRequest)]:
+        assert code_of(call, request(ticket_id=t.ticket_id),
+                       metadata=auth("bob")) == grpc.StatusCode.PERMISSION_DENIED
+        assert code_of(call, request(ticket_id="nope"),
+                       metadata=auth("ann")) == grpc.StatusCode.NOT_FOUND
+    stream = mm.stub.WatchTicket(pb.WatchTicketRequest(ticket_id=t.ticket_id),
+                                 metadata=auth("bob"))
+    assert code_of(next, stream) == grpc.StatusCode.PERMISSION_DENIED
+
+
+def test_watch_follows_a_ticket_until_it_is_assigned(mm):
+    t = create(mm, "ann")
+    stream = mm.stub.WatchTicket(pb.WatchTicketRequest(ticket_id=t.ticket_id),
+                                 metadata=auth("ann"), timeout=10)
+    assert next(stream).ticket.status == SEARCHING
+    create(mm, "bob")
+    assert mm.matcher.tick() == 2
+    assigned = next(stream).ticket
+    assert (assigned.status, assigned.seat) == (ASSIGNED, 0)
+    assert assigned.match_id in mm.creator.by_match()
+    assert list(stream) == []  # the stream ends with the assignment
+    assert code_of(mm.stub.CancelTicket, pb.CancelTicketRequest(ticket_id=t.ticket_id),
+                   metadata=auth("ann")) == grpc.StatusCode.FAILED_PRECONDITION
+
+
+def test_watch_ends_with_a_cancel(mm):
+    t = create(mm, "ann")
+    stream = mm.stub.WatchTicket(pb.WatchTicketRequest(ticket_id=t.ticket_id),
+                                 metadata=auth("ann"), timeout=10)
+    next(stream)
+    mm.stub.CancelTicket(pb.CancelTicketRequest(ticket_id=t.ticket_id), metadata=auth("ann"))
+    assert [m.ticket.status for m in stream] == [CANCELLED]
+
+
+def test_watch_stops_when_the_client_goes_away(mm):
+    t = create(mm, "ann")
+    stream = mm.stub.WatchTicket(pb.WatchTicketRequest(ticket_id=t.ticket_id),
+                                 metadata=auth("ann"))
+    next(stream)
+    watching = mm.store._notifier._watches  # the server-side follower, seen from inside
+    assert t.ticket_id in watching
+    stream.cancel()
+    deadline = time.monotonic() + 5
+    while t.ticket_id in watching and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert t.ticket_id not in watching
+
+
+class SlowCreator(RecordingCreator):
+    """Holds every creation until `go` is set, failing it if `fail_held` is set."""
+
+    def __init__(self):
+        super().__init__()
+        self.go, self.holding, self.fail_held = threading.Event(), threading.Event(), False
+
+    def create_match(self, *args):
+        self.holding.set()
+        self.go.wait(10)
+        if self.fail_held:
+            raise RuntimeError("rules service unavailable")
+        return super().create_match(*args)
+
+
+@pytest.mark.parametrize("fail", [False, True])
+def test_cancel_during_a_claim_waits_for_its_outcome(mm, fail):
+    creator = SlowCreator()
+    creator.fail_held = fail
+    matcher = Matcher(mm.store, creator, Policy(catalog_of(_games())))
+    t = create(mm, "ann")
+    create(mm, "bob")
+    ticking = threading.Thread(target=matcher.tick)
+    ticking.start()
+    assert creator.holding.wait(5)  # both tickets are claimed now
+    threading.Timer(0.3, creator.go.set).start()
+    cancel = pb.CancelTicketRequest(ticket_id=t.ticket_id)
+    if fail:  # the claim is released, then the cancel goes through
+        cancelled = mm.stub.CancelTicket(cancel, metadata=auth("ann")).ticket
+        assert cancelled.status == CANCELLED
+    else:  # the match is made: too late to cancel
+        assert code_of(mm.stub.CancelTicket, cancel,
+                       metadata=auth("ann")) == grpc.StatusCode.FAILED_PRECONDITION
+    ticking.join()
+    matcher.stop()

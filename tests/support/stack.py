@@ -1,0 +1,155 @@
+"""partida stacks as separate processes, for end-to-end tests and benchmarks.
+
+`embedded_stack` runs `partida serve` (every service, SQLite, in-process sessions and bots).
+`split_stack` runs each service as its own process on real Redis and PostgreSQL, with a
+Celery worker playing the bots. Tests talk to them only through gRPC.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from tests.support.servers import free_port
+
+BIN = Path(sys.executable).parent
+API_KEY = "e2e-key"
+SECRETS = {
+    "PARTIDA_TOKEN_SECRET": "e2e-player-secret-0123456789abcdef",
+    "PARTIDA_SERVICE_TOKEN_SECRET": "e2e-service-secret-0123456789abcdef",
+    "PARTIDA_API_KEYS": f"{API_KEY}=e2e",
+}
+
+
+@dataclass
+class Stack:
+    """Running processes and where each service answers."""
+
+    addresses: dict[str, str]
+    env: dict[str, str]
+    logs: Path
+    procs: dict[str, subprocess.Popen] = field(default_factory=dict)
+    commands: dict[str, list[str]] = field(default_factory=dict)
+    redis_url: str = ""
+    database_url: str = ""
+
+    @property
+    def address(self) -> str:
+        return self.addresses["rules"]
+
+    def start(self, name: str) -> None:
+        log = open(self.logs / f"{name}.log", "ab")  # noqa: SIM115 (kept open with the process)
+        self.procs[name] = subprocess.Popen(self.commands[name], env=self.env, stdout=log,
+                                            stderr=subprocess.STDOUT)
+        if name in self.addresses:
+            wait_healthy(self.addresses[name], self.procs[name], name)
+
+    def kill(self, name: str) -> None:
+        proc = self.procs.pop(name)
+        proc.kill()
+        proc.wait()
+
+    def stop(self) -> None:
+        for name in reversed(list(self.procs)):
+            proc = self.procs.pop(name)
+            proc.terminate()
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+    def log_tail(self, name: str, lines: int = 40) -> str:
+        path = self.logs / f"{name}.log"
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:]) \
+            if path.exists() else ""
+
+
+def wait_healthy(address: str, proc: subprocess.Popen, name: str, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    with grpc.insecure_channel(address) as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"{name} exited with {proc.returncode}")
+            with contextlib.suppress(grpc.RpcError):
+                r = stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=1)
+                if r.status == health_pb2.HealthCheckResponse.SERVING:
+                    return
+            time.sleep(0.1)
+    raise RuntimeError(f"{name} at {address} did not become healthy in {timeout}s")
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PARTIDA_")}
+    env.update(SECRETS, PARTIDA_HOST="127.0.0.1", PARTIDA_BOT_FILL_AFTER_SECONDS="0.3",
+               PARTIDA_SHUTDOWN_GRACE_SECONDS="1",
+               PYTHONUNBUFFERED="1", **extra)
+    return env
+
+
+def _serve(role: str, port: int) -> list[str]:
+    return [str(BIN / "partida"), "serve", role, "--port", str(port)]
+
+
+@contextlib.contextmanager
+def embedded_stack(**extra_env: str) -> Iterator[Stack]:
+    tmp = Path(tempfile.mkdtemp(prefix="partida-e2e-"))
+    port = free_port()
+    stack = Stack({"rules": f"127.0.0.1:{port}"},
+                  _env(PARTIDA_DATABASE_URL=f"sqlite:///{tmp / 'partida.db'}", **extra_env), tmp)
+    stack.addresses.update(dice=stack.address, persistence=stack.address,
+                           matchmaking=stack.address)
+    stack.commands["all"] = _serve("all", port)
+    stack.addresses["all"] = stack.address
+    try:
+        stack.start("all")
+        yield stack
+    finally:
+        stack.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+SPLIT_ROLES = ("persistence", "dice", "rules", "matchmaking")
+
+
+@contextlib.contextmanager
+def split_stack(redis_url: str, database_url: str, worker: bool = True,
+                **extra_env: str) -> Iterator[Stack]:
+    """Every service a process of its own; persistence first, since it migrates the schema."""
+    tmp = Path(tempfile.mkdtemp(prefix="partida-split-"))
+    ports = {role: free_port() for role in SPLIT_ROLES}
+    addresses = {role: f"127.0.0.1:{p}" for role, p in ports.items()}
+    env = _env(PARTIDA_REDIS_URL=redis_url, PARTIDA_DATABASE_URL=database_url,
+               PARTIDA_BROKER_URL=redis_url.rsplit("/", 1)[0] + "/1",
+               PARTIDA_RULES_ADDRESS=addresses["rules"],
+               PARTIDA_DICE_ADDRESS=addresses["dice"],
+               PARTIDA_PERSISTENCE_ADDRESS=addresses["persistence"],
+               PARTIDA_MATCHMAKING_ADDRESS=addresses["matchmaking"], **extra_env)
+    stack = Stack(addresses, env, tmp, redis_url=redis_url, database_url=database_url)
+    for role, port in ports.items():
+        stack.commands[role] = _serve(role, port)
+    stack.commands["worker"] = [str(BIN / "celery"), "-A", "partida.ai", "worker",
+                                "--pool", "threads", "--concurrency", "8", "--loglevel",
+                                "WARNING", "--without-heartbeat", "--without-gossip",
+                                "--without-mingle"]
+    try:
+        for role in SPLIT_ROLES:
+            stack.start(role)
+        if worker:
+            stack.start("worker")
+        yield stack
+    finally:
+        stack.stop()
+        shutil.rmtree(tmp, ignore_errors=True)

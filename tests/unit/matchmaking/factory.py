@@ -1,0 +1,47 @@
+"""Made-up games and tickets for matchmaking tests (the match function takes its catalog
+as input, so these need not be registered engines)."""
+
+from __future__ import annotations
+
+import threading
+
+from partida.matchmaking.pools import Policy, Table
+from partida.matchmaking.tickets import SEARCHING, Ticket
+
+CATALOG = {
+    "chess": (Table("classic", 2, 2),),
+    "quest": (Table("forest", 2, 4), Table("cave", 3, 5)),
+}
+POLICY = Policy(CATALOG, bot_fill_after_seconds=10.0, bot="heuristic")
+
+
+def ticket(tid: str, *, created: float = 0.0, rating: float = 1500.0, game: str = "quest",
+           scenario: str = "forest", seats: int = 2, bots: bool = False,
+           player: str | None = None, ttl: float = 300.0, status: str = SEARCHING) -> Ticket:
+    return Ticket(tid, player or f"p-{tid}", game, scenario, seats, bots, rating, created,
+                  created + ttl, status)
+
+
+class RecordingCreator:
+    """A MatchCreator that keeps every match it made and, like the rules service, returns
+    the same match for a repeated request id. `fail` makes the next calls raise."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.matches: dict[str, tuple[str, str, str, list[tuple[str | None, str | None]]]] = {}
+        self.fail = 0  # how many of the next calls fail
+
+    def create_match(self, game_id: str, scenario_id: str,
+                     seats: list[tuple[str | None, str | None]], request_id: str) -> str:
+        with self.lock:
+            if self.fail:
+                self.fail -= 1
+                raise RuntimeError("rules service unavailable")
+            if request_id not in self.matches:
+                match_id = f"match-{len(self.matches)}"
+                self.matches[request_id] = (match_id, game_id, scenario_id, list(seats))
+            return self.matches[request_id][0]
+
+    def by_match(self) -> dict[str, tuple[str, str, list[tuple[str | None, str | None]]]]:
+        with self.lock:
+            return {m: (g, s, seats) for m, g, s, seats in self.matches.values()}

@@ -1,0 +1,67 @@
+"""The Matcher loop over the in-memory store: create, assign, release, recover, expire."""
+
+from partida.matchmaking.matcher import Matcher
+from partida.matchmaking.store import MemoryTicketStore
+from partida.matchmaking.tickets import ASSIGNED, EXPIRED, SEARCHING
+from tests.unit.matchmaking.factory import POLICY, RecordingCreator
+from tests.unit.matchmaking.store_contract import NOW, new, pair, statuses
+
+
+def matcher(store, creator, clock):
+    return Matcher(store, creator, POLICY, clock=lambda: clock[0], workers=2)
+
+
+def test_a_tick_creates_the_match_and_assigns_the_seats():
+    store, creator, clock = MemoryTicketStore(), RecordingCreator(), [NOW + 1]
+    new(store, "a"), new(store, "b"), new(store, "c")
+    assert matcher(store, creator, clock).tick() == 2
+    [(match_id, (game, scenario, seats))] = creator.by_match().items()
+    assert (game, scenario, seats) == ("quest", "forest", [("p-a", None), ("p-b", None)])
+    assert [(store.get(t).match_id, store.get(t).seat) for t in "ab"] == [(match_id, 0),
+                                                                           (match_id, 1)]
+    assert statuses(store, "c") == [SEARCHING]
+
+
+def test_a_failed_creation_releases_the_tickets_for_the_next_tick():
+    store, creator, clock = MemoryTicketStore(), RecordingCreator(), [NOW + 1]
+    new(store, "a"), new(store, "b")
+    creator.fail = 1
+    m = matcher(store, creator, clock)
+    assert m.tick() == 0
+    assert statuses(store, "a", "b") == [SEARCHING, SEARCHING]
+    assert m.tick() == 2
+
+
+def test_a_claim_left_by_a_dead_matcher_is_finished_with_the_same_match():
+    store, creator, clock = MemoryTicketStore(), RecordingCreator(), [NOW]
+    new(store, "a"), new(store, "b")
+    p = pair("a", "b")
+    store.claim([p], NOW, 30)
+    first = creator.create_match(p.game_id, p.scenario_id, p.seats, p.request_id)
+    # ... and the matcher died before assigning. Another one takes over after the lease:
+    m = matcher(store, creator, clock)
+    assert m.tick() == 0
+    clock[0] = NOW + 31
+    assert m.tick() == 2
+    assert len(creator.matches) == 1
+    assert {store.get(t).match_id for t in "ab"} == {first}
+
+
+def test_expired_tickets_are_not_matched():
+    store, creator, clock = MemoryTicketStore(), RecordingCreator(), [NOW + 10]
+    new(store, "a", ttl=10), new(store, "b", ttl=60)
+    assert matcher(store, creator, clock).tick() == 0
+    assert statuses(store, "a", "b") == [EXPIRED, SEARCHING]
+
+
+def test_the_background_thread_matches_on_its_own():
+    store, creator = MemoryTicketStore(), RecordingCreator()
+    m = Matcher(store, creator, POLICY, interval=0.01)
+    m.start()
+    try:
+        new(store, "a", ttl=10**10), new(store, "b", ttl=10**10)
+        with store.watch("b") as changes:
+            while store.get("b").status != ASSIGNED:
+                assert changes.wait(5)
+    finally:
+        m.stop()

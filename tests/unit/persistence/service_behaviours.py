@@ -1,0 +1,306 @@
+"""PersistenceService and PlayersService end to end: a real in-process gRPC server, real
+channels and stubs, over a store on the database of the subclass's `engine` fixture."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import grpc
+import pytest
+import sqlalchemy as sa
+
+from partida.persistence import convert, models
+from partida.persistence.hashchain import verify_chain
+from partida.persistence.records import Outcome
+from partida.platform.auth import Principal
+from partida.v1 import common_pb2, persistence_pb2_grpc, players_pb2, players_pb2_grpc
+from partida.v1 import persistence_pb2 as pb
+from tests.unit.persistence.store_behaviours import WithStore
+from tests.unit.persistence.support import (
+    AUTHORITY,
+    SEED,
+    a_match,
+    action,
+    race,
+    serving,
+    setup_record,
+    started,
+)
+
+Code = grpc.StatusCode
+Metadata = tuple[tuple[str, str], ...]
+
+
+def bearer(token: str) -> Metadata:
+    return (("authorization", f"Bearer {token}"),)
+
+
+SERVICE = bearer(AUTHORITY.service_token("rules"))
+PLAYER = bearer(AUTHORITY.player_token("p1", 600)[0])
+EXPIRED = bearer(AUTHORITY.player_token("p1", 60, now=time.time() - 3600)[0])
+ACME, GLOBEX = (("x-api-key", "key-acme"),), (("x-api-key", "key-globex"),)
+
+
+def status(call: Callable[..., Any], request: Any, metadata: Metadata = ()) -> Code:
+    try:
+        call(request, metadata=metadata, timeout=30)
+    except grpc.RpcError as e:
+        return e.code()
+    return Code.OK
+
+
+def record_request(match_id: str = "m2", **fields: Any) -> pb.RecordMatchRequest:
+    match = convert.match_pb(a_match(match_id))
+    for name, value in fields.items():
+        if name == "seats":
+            del match.seats[:]
+            match.seats.extend(value)
+        else:
+            setattr(match, name, value)
+    return pb.RecordMatchRequest(match=match)
+
+
+def append_request(*records: Any, match_id: str = "m1") -> pb.AppendLogRequest:
+    return pb.AppendLogRequest(match_id=match_id, records=[
+        r if isinstance(r, pb.LogRecord) else convert.record_pb(r) for r in records])
+
+
+def record_pb(sequence: int = 2, **fields: Any) -> pb.LogRecord:
+    record = convert.record_pb(action(sequence))
+    for name, value in fields.items():
+        if name in ("random_positions", "random_values"):
+            getattr(record, name)[:] = value
+        else:
+            setattr(record, name, value)
+    return record
+
+
+def finish_request(**fields: Any) -> pb.FinishMatchRequest:
+    return pb.FinishMatchRequest(**({"match_id": "m1", "dice_seed": SEED,
+                                     "outcome": common_pb2.Outcome(winners=[0])} | fields))
+
+
+BAD_REQUESTS = {
+    "no match": ("RecordMatch", pb.RecordMatchRequest()),
+    "empty match id": ("RecordMatch", record_request("")),
+    "long match id": ("RecordMatch", record_request("x" * 129)),
+    "empty game id": ("RecordMatch", record_request(game_id="")),
+    "options not JSON": ("RecordMatch", record_request(options_json="{not json")),
+    "options not an object": ("RecordMatch", record_request(options_json="[1]")),
+    "short commitment": ("RecordMatch", record_request(dice_commitment=b"short")),
+    "finished status": ("RecordMatch", record_request(status=common_pb2.MATCH_STATUS_FINISHED)),
+    "nonzero version": ("RecordMatch", record_request(version=3)),
+    "negative timeout": ("RecordMatch", record_request(decision_timeout_seconds=-1)),
+    "no seats": ("RecordMatch", record_request(seats=[])),
+    "seats out of order": ("RecordMatch", record_request(seats=[common_pb2.Seat(
+        seat=1, player_id="p1", controller=common_pb2.SEAT_CONTROLLER_HUMAN)])),
+    "no controller": ("RecordMatch", record_request(seats=[common_pb2.Seat(player_id="p1")])),
+    "human without player": ("RecordMatch", record_request(seats=[common_pb2.Seat(
+        controller=common_pb2.SEAT_CONTROLLER_HUMAN)])),
+    "no records": ("AppendLog", append_request()),
+    "unknown kind": ("AppendLog", append_request(record_pb(1, kind="cheat"))),
+    "events not JSON": ("AppendLog", append_request(record_pb(1, events_json="nope"))),
+    "events not an array": ("AppendLog", append_request(record_pb(1, events_json="{}"))),
+    "hash sent": ("AppendLog", append_request(record_pb(1, hash=b"x" * 32))),
+    "values without positions": ("AppendLog", append_request(record_pb(1, random_positions=[]))),
+    "positions decreasing": ("AppendLog", append_request(record_pb(1, random_positions=[5, 4]))),
+    "seat below -1": ("AppendLog", append_request(record_pb(1, seat=-2))),
+    "long request id": ("AppendLog", append_request(record_pb(1, request_id="r" * 129))),
+    "half good batch": ("AppendLog", append_request(record_pb(1), record_pb(2, kind="?"))),
+    "log of no match": ("AppendLog", append_request(record_pb(1), match_id="")),
+    "no outcome": ("FinishMatch", pb.FinishMatchRequest(match_id="m1", dice_seed=SEED)),
+    "no seed": ("FinishMatch", finish_request(dice_seed=b"")),
+    "twice a winner": ("FinishMatch", finish_request(outcome=common_pb2.Outcome(winners=[0, 0]))),
+    "NaN score": ("FinishMatch", finish_request(outcome=common_pb2.Outcome(
+        scores={0: float("nan")}))),
+    "wrong seed": ("FinishMatch", finish_request(dice_seed=b"\x00" * 32)),
+    "no request id": ("FindLogRecord", pb.FindLogRecordRequest(match_id="m1")),
+    "page too big": ("ListFinishedMatches", pb.ListFinishedMatchesRequest(page_size=101)),
+    "negative page": ("ListFinishedMatches", pb.ListFinishedMatchesRequest(page_size=-1)),
+    "forged token": ("ListFinishedMatches", pb.ListFinishedMatchesRequest(page_token="x!")),
+    "history of no one": ("GetPlayerHistory", pb.GetPlayerHistoryRequest()),
+    "rating of no game": ("GetRating", pb.GetRatingRequest(player_id="p1")),
+}
+
+WRITES = {
+    "RecordMatch": record_request(),
+    "AppendLog": append_request(action(2)),
+    "FinishMatch": finish_request(),
+    "FindLogRecord": pb.FindLogRecordRequest(match_id="m1", request_id="req-1"),
+}
+READS = {
+    "ListFinishedMatches": pb.ListFinishedMatchesRequest(),
+    "GetPlayerHistory": pb.GetPlayerHistoryRequest(player_id="p1"),
+    "GetRating": pb.GetRatingRequest(player_id="p1", game_id="montanas"),
+    "GetMatchLog": pb.GetMatchLogRequest(match_id="m1"),
+}
+
+
+class Served(WithStore):
+    @pytest.fixture
+    def channel(self, store):
+        with serving(store) as channel:
+            yield channel
+
+
+class PersistenceServiceBehaviours(Served):
+    @pytest.fixture
+    def stub(self, channel) -> persistence_pb2_grpc.PersistenceServiceStub:
+        return persistence_pb2_grpc.PersistenceServiceStub(channel)
+
+    @pytest.fixture
+    def m1(self, store) -> None:
+        """Match m1 with its set-up and one action stored."""
+        started(store, a_match(), actions=1)
+
+    def test_a_match_from_creation_to_history(self, stub, store):
+        stub.RecordMatch(record_request("m1"), metadata=SERVICE)
+        stub.RecordMatch(record_request("m1"), metadata=SERVICE)  # idempotent
+        head = stub.AppendLog(append_request(setup_record(), action(1), action(2, seat=1)),
+                              metadata=SERVICE)
+        assert head.last_sequence == 2
+        found = stub.FindLogRecord(pb.FindLogRecordRequest(match_id="m1", request_id="req-2"),
+                                   metadata=SERVICE)
+        assert found.found and found.record.hash == head.last_hash
+        assert not stub.FindLogRecord(pb.FindLogRecordRequest(match_id="m1", request_id="zz"),
+                                      metadata=SERVICE).found
+        ratings = stub.FinishMatch(finish_request(), metadata=SERVICE).ratings
+        assert [(r.player_id, r.matches) for r in ratings] == [("p1", 1), ("p2", 1)]
+        log = stub.GetMatchLog(pb.GetMatchLogRequest(match_id="m1"), metadata=PLAYER)
+        assert log.match.status == common_pb2.MATCH_STATUS_FINISHED and log.match.version == 2
+        assert log.match.dice_seed == SEED and list(log.match.outcome.winners) == [0]
+        assert [r.hash for r in log.records] == [r.hash for r in store.get_match_log("m1")[1]]
+        assert verify_chain(store.get_match_log("m1")[1]) == (True, None)
+        listed = stub.ListFinishedMatches(pb.ListFinishedMatchesRequest(game_id="montanas"),
+                                          metadata=PLAYER)
+        history = stub.GetPlayerHistory(pb.GetPlayerHistoryRequest(player_id="p2"),
+                                        metadata=PLAYER)
+        assert [m.match_id for m in listed.matches] == [m.match_id for m in history.matches]
+        rating = stub.GetRating(READS["GetRating"], metadata=PLAYER).rating
+        assert rating == ratings[0]
+
+    def test_pages_over_grpc(self, stub, store):
+        for i in range(3):
+            started(store, a_match(f"m{i}"), actions=1)
+            store.finish_match(f"m{i}", Outcome((0,)), SEED)
+        first = stub.ListFinishedMatches(pb.ListFinishedMatchesRequest(page_size=2),
+                                         metadata=PLAYER)
+        rest = stub.ListFinishedMatches(pb.ListFinishedMatchesRequest(
+            page_size=2, page_token=first.next_page_token), metadata=PLAYER)
+        assert [m.match_id for m in [*first.matches, *rest.matches]] == ["m2", "m1", "m0"]
+        assert rest.next_page_token == ""
+
+    @pytest.mark.parametrize("case", BAD_REQUESTS)
+    def test_bad_input_is_invalid_and_writes_nothing(self, stub, store, m1, case):
+        method, request = BAD_REQUESTS[case]
+        before = store.get_match_log("m1"), store.list_finished("", 100)
+        assert status(getattr(stub, method), request, SERVICE) == Code.INVALID_ARGUMENT
+        assert (store.get_match_log("m1"), store.list_finished("", 100)) == before
+        assert store.player_history("p1").matches[0].match_id == "m1"  # no m2 either
+
+    @pytest.mark.parametrize("method", WRITES)
+    @pytest.mark.parametrize("metadata, code", [
+        ((), Code.UNAUTHENTICATED), (bearer("not-a-token"), Code.UNAUTHENTICATED),
+        ((("authorization", "Basic abc"),), Code.UNAUTHENTICATED),
+        (EXPIRED, Code.UNAUTHENTICATED), (PLAYER, Code.PERMISSION_DENIED),
+    ])
+    def test_writes_need_a_service_token(self, stub, store, m1, method, metadata, code):
+        before = store.get_match_log("m1")
+        assert status(getattr(stub, method), WRITES[method], metadata) == code
+        assert store.get_match_log("m1") == before
+
+    @pytest.mark.parametrize("method", READS)
+    def test_reads_need_a_token(self, stub, store, m1, method):
+        store.finish_match("m1", Outcome((0,)), SEED)
+        assert status(getattr(stub, method), READS[method]) == Code.UNAUTHENTICATED
+        assert status(getattr(stub, method), READS[method], EXPIRED) == Code.UNAUTHENTICATED
+        assert status(getattr(stub, method), READS[method], PLAYER) == Code.OK
+
+    def test_the_log_of_an_active_match_is_for_services_only(self, stub, m1):
+        request = READS["GetMatchLog"]
+        assert status(stub.GetMatchLog, request, PLAYER) == Code.PERMISSION_DENIED
+        assert len(stub.GetMatchLog(request, metadata=SERVICE).records) == 2
+        unknown = pb.GetMatchLogRequest(match_id="nope")
+        assert status(stub.GetMatchLog, unknown, PLAYER) == Code.NOT_FOUND
+
+    def test_unknown_matches_are_not_found(self, stub):
+        assert status(stub.AppendLog, append_request(setup_record()), SERVICE) == Code.NOT_FOUND
+        assert status(stub.FinishMatch, finish_request(), SERVICE) == Code.NOT_FOUND
+
+    def test_an_append_race_has_one_winner(self, stub, store, m1):
+        codes = race(8, lambda i: status(stub.AppendLog, append_request(
+            action(2, request_id=f"w{i}")), SERVICE))
+        assert sorted(codes, key=str) == sorted([Code.OK] + [Code.ALREADY_EXISTS] * 7, key=str)
+        log = store.get_match_log("m1")[1]
+        assert len(log) == 3 and verify_chain(log) == (True, None)
+
+    def test_a_replayed_append_is_already_exists(self, stub, m1):
+        assert status(stub.AppendLog, append_request(action(2)), SERVICE) == Code.OK
+        replay = append_request(action(3, request_id="req-2"))
+        assert status(stub.AppendLog, replay, SERVICE) == Code.ALREADY_EXISTS
+        assert status(stub.AppendLog, append_request(action(9)), SERVICE) == (
+            Code.FAILED_PRECONDITION)
+
+
+class PlayersServiceBehaviours(Served):
+    @pytest.fixture
+    def players(self, channel) -> players_pb2_grpc.PlayersServiceStub:
+        return players_pb2_grpc.PlayersServiceStub(channel)
+
+    @pytest.fixture
+    def ana(self, players) -> str:
+        request = players_pb2.CreatePlayerRequest(display_name="Ana", external_id="u-1")
+        return players.CreatePlayer(request, metadata=ACME).player.player_id
+
+    def test_create_player_is_idempotent(self, players, ana):
+        again = players.CreatePlayer(players_pb2.CreatePlayerRequest(
+            display_name="Other name", external_id="u-1"), metadata=ACME).player
+        assert (again.player_id, again.display_name, again.external_id) == (ana, "Ana", "u-1")
+
+    @pytest.mark.parametrize("metadata", [(), (("x-api-key", "wrong"),), SERVICE])
+    def test_players_calls_need_an_api_key(self, players, metadata, engine):
+        create = players_pb2.CreatePlayerRequest(display_name="Ana", external_id="u-1")
+        assert status(players.CreatePlayer, create, metadata) == Code.UNAUTHENTICATED
+        issue = players_pb2.IssuePlayerTokenRequest(player_id="anyone")
+        assert status(players.IssuePlayerToken, issue, metadata) == Code.UNAUTHENTICATED
+        assert _players_count(engine) == 0
+
+    @pytest.mark.parametrize("name, external_id", [
+        ("", "u-2"), ("   ", "u-2"), ("x" * 65, "u-2"), ("tab\there", "u-2"), ("Bo", ""),
+        ("Bo", "e" * 129)])
+    def test_bad_players_are_refused(self, players, engine, name, external_id):
+        request = players_pb2.CreatePlayerRequest(display_name=name, external_id=external_id)
+        assert status(players.CreatePlayer, request, ACME) == Code.INVALID_ARGUMENT
+        assert _players_count(engine) == 0
+
+    @pytest.mark.parametrize("ttl, lifetime", [(0, 3600), (60, 60), (86400, 86400)])
+    def test_issued_tokens_name_the_player_and_expire(self, players, channel, ana, ttl,
+                                                      lifetime):
+        response = players.IssuePlayerToken(players_pb2.IssuePlayerTokenRequest(
+            player_id=ana, ttl_seconds=ttl), metadata=ACME)
+        assert AUTHORITY.verify(response.token) == Principal("player", ana)
+        assert abs(response.expire_time.seconds - (time.time() + lifetime)) < 30
+        persistence = persistence_pb2_grpc.PersistenceServiceStub(channel)
+        request = pb.GetRatingRequest(player_id=ana, game_id="montanas")
+        assert status(persistence.GetRating, request, bearer(response.token)) == Code.OK
+
+    @pytest.mark.parametrize("player, ttl, metadata, code", [
+        (None, 59, ACME, Code.INVALID_ARGUMENT), (None, 86401, ACME, Code.INVALID_ARGUMENT),
+        (None, -1, ACME, Code.INVALID_ARGUMENT), ("", 0, ACME, Code.INVALID_ARGUMENT),
+        (None, 0, GLOBEX, Code.PERMISSION_DENIED), ("nobody", 0, ACME, Code.NOT_FOUND),
+    ])
+    def test_tokens_are_refused(self, players, ana, player, ttl, metadata, code):
+        request = players_pb2.IssuePlayerTokenRequest(
+            player_id=ana if player is None else player, ttl_seconds=ttl)
+        assert status(players.IssuePlayerToken, request, metadata) == code
+
+
+def _players_count(engine: sa.Engine) -> int:
+    with engine.connect() as conn:
+        return conn.scalar(sa.select(sa.func.count()).select_from(models.Player)) or 0
+
+
+class ServiceBehaviours(PersistenceServiceBehaviours, PlayersServiceBehaviours):
+    """Both services; a database's test class derives from this."""

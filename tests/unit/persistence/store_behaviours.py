@@ -1,0 +1,346 @@
+"""What PersistenceStore must do on any database. Subclasses provide an `engine` fixture with
+the schema migrated: TestStoreOnSqlite here, TestStoreOnPostgres in tests/integration."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+import pytest
+import sqlalchemy as sa
+
+from partida.persistence import models, records
+from partida.persistence.hashchain import verify_chain
+from partida.persistence.store import PersistenceStore
+from partida.platform.errors import (
+    AlreadyExists,
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+)
+from tests.unit.persistence.support import (
+    COMMITMENT,
+    SEED,
+    U64_MAX,
+    a_match,
+    action,
+    finished,
+    race,
+    setup_record,
+    started,
+)
+
+
+def _log(store: PersistenceStore, match_id: str = "m1") -> list[records.LogRecord]:
+    return store.get_match_log(match_id)[1]
+
+
+class WithStore:
+    @pytest.fixture
+    def store(self, engine: sa.Engine) -> PersistenceStore:
+        return PersistenceStore(engine)
+
+
+class PlayerAndMatchBehaviours:
+    def test_create_player_is_idempotent_per_integrator(self, store):
+        ana = store.create_player("acme", "u-1", "Ana")
+        assert store.create_player("acme", "u-1", "Renamed") == ana  # unchanged
+        assert store.get_player(ana.player_id) == ana
+        other = store.create_player("globex", "u-1", "Ana")
+        assert other.player_id != ana.player_id and other.integrator == "globex"
+
+    def test_get_player_of_unknown_id_is_not_found(self, store):
+        with pytest.raises(NotFound):
+            store.get_player("nobody")
+
+    def test_record_match_round_trips_every_field(self, store):
+        created = datetime(2030, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
+        match = a_match(players=("p1",), bots=1, options_json='{"expansion":true}',
+                        decision_timeout_seconds=60, spectator_delay_actions=2,
+                        created_at=created)
+        stored = store.record_match(match)
+        assert stored == match  # version 0, active, no seed or outcome
+        assert store.get_match("m1") == match
+
+    def test_record_match_is_idempotent_but_refuses_other_content(self, store):
+        first = store.record_match(a_match())
+        assert store.record_match(a_match()) == first
+        with pytest.raises(AlreadyExists):
+            store.record_match(a_match(players=("p1", "p3")))
+
+    def test_concurrent_record_match_records_once(self, store):
+        outcomes = race(6, lambda _: store.record_match(a_match()))
+        assert all(isinstance(o, records.Match) for o in outcomes), outcomes
+
+    def test_get_match_of_unknown_id_is_not_found(self, store):
+        with pytest.raises(NotFound):
+            store.get_match("nope")
+
+
+class LogBehaviours:
+    def test_append_log_chains_every_record(self, store):
+        store.record_match(a_match())
+        last, digest = store.append_log("m1", [setup_record(), action(1), action(2, seat=1)])
+        log = _log(store)
+        assert [r.sequence for r in log] == [0, 1, 2] and (last, digest) == (2, log[-1].hash)
+        assert log[0].prev_hash == bytes(32) and log[1].prev_hash == log[0].hash
+        assert log[1].random_values == (U64_MAX, 1) and log[1].random_positions == (2, 3)
+        assert verify_chain(log) == (True, None)
+        assert store.get_match("m1").version == 2
+
+    def test_append_log_continues_the_chain_across_calls(self, store):
+        started(store, a_match(), actions=1)
+        for sequence in (2, 3):
+            store.append_log("m1", [action(sequence)])
+        assert verify_chain(_log(store)) == (True, None)
+
+    def test_a_taken_sequence_is_already_exists_and_writes_nothing(self, store):
+        started(store, a_match(), actions=2)
+        with pytest.raises(AlreadyExists):
+            store.append_log("m1", [action(2, request_id="new"), action(3)])
+        assert [r.sequence for r in _log(store)] == [0, 1, 2]
+
+    def test_a_taken_request_id_is_already_exists_and_writes_nothing(self, store):
+        started(store, a_match(), actions=2)
+        with pytest.raises(AlreadyExists, match="request id"):
+            store.append_log("m1", [action(3, request_id="fresh"), action(4, request_id="req-1")])
+        assert _log(store)[-1].sequence == 2
+        # Records without a request id (server-made) never collide.
+        store.append_log("m1", [action(3, request_id=""), action(4, request_id="")])
+
+    def test_a_gap_is_refused(self, store):
+        started(store, a_match(), actions=1)
+        with pytest.raises(FailedPrecondition, match="next sequence is 2"):
+            store.append_log("m1", [action(3)])
+
+    @pytest.mark.parametrize("new", [
+        [], [action(0)], [setup_record(), action(2)], [setup_record(), action(1, seat=2)]])
+    def test_malformed_records_are_refused(self, store, new):
+        store.record_match(a_match())
+        with pytest.raises(InvalidArgument):
+            store.append_log("m1", new)
+        assert _log(store) == []
+
+    def test_append_to_an_unknown_or_finished_match_is_refused(self, store):
+        with pytest.raises(NotFound):
+            store.append_log("nope", [setup_record()])
+        finished(store, a_match())
+        with pytest.raises(FailedPrecondition):
+            store.append_log("m1", [action(2)])
+
+    def test_an_append_race_has_exactly_one_winner(self, store):
+        started(store, a_match(), actions=1)
+        outcomes = race(8, lambda i: store.append_log(
+            "m1", [action(2, request_id=f"w{i}"), action(3, request_id=f"x{i}")]))
+        winners = [o for o in outcomes if not isinstance(o, Exception)]
+        assert len(winners) == 1, outcomes
+        assert all(isinstance(o, AlreadyExists) for o in outcomes if o not in winners)
+        log = _log(store)
+        assert [r.sequence for r in log] == [0, 1, 2, 3]
+        assert log[2].request_id[1:] == log[3].request_id[1:]  # both of the winner's
+        assert verify_chain(log) == (True, None)
+
+    def test_find_log_record_by_request_id(self, store):
+        started(store, a_match(), actions=2)
+        found = store.find_log_record("m1", "req-2")
+        assert found is not None and found == _log(store)[2]
+        assert store.find_log_record("m1", "unknown") is None
+        assert store.find_log_record("m1", "") is None
+        with pytest.raises(NotFound):
+            store.find_log_record("nope", "req-2")
+
+    # Each edit of a stored row, made with SQL, must break the chain at that row.
+    @pytest.mark.parametrize("column, value", [
+        ("kind", "resign"), ("seat", 1), ("action_id", "play:other"), ("request_id", "forged"),
+        ("random_positions", [4, 9]), ("random_values", [str(U64_MAX - 1), "2"]),
+        ("events_json", '[{"kind":"nothing"}]'), ("prev_hash", b"\x01" * 32),
+        ("hash", b"\x02" * 32), ("sequence", 99), ("match_id", "m2"),
+    ])
+    def test_tampering_with_any_hashed_column_is_detected(self, store, engine, column, value):
+        store.record_match(a_match("m2"))
+        started(store, a_match(), actions=3)
+        assert verify_chain(_log(store)) == (True, None)
+        with engine.begin() as conn:
+            conn.execute(sa.update(models.LogRecord)
+                         .where(models.LogRecord.match_id == "m1",
+                                models.LogRecord.sequence == 2).values({column: value}))
+        assert verify_chain(_log(store)) == (False, 2)
+
+
+class FinishBehaviours:
+    def test_finish_match_stores_outcome_results_and_ratings(self, store, engine):
+        ratings = finished(store, a_match(players=("p1", "p2"), bots=1), winners=(0,),
+                           reason="p1 escaped", scores={0: 10.0, 1: 4.5})
+        match = store.get_match("m1")
+        assert match.status == "finished" and match.dice_seed == SEED
+        assert match.outcome == records.Outcome((0,), False, "p1 escaped", {0: 10.0, 1: 4.5})
+        assert match.finished_at is not None
+        with engine.connect() as conn:
+            results = conn.execute(sa.select(models.Result.seat, models.Result.player_id,
+                                             models.Result.result, models.Result.score)
+                                   .order_by(models.Result.seat)).all()
+        assert [tuple(r) for r in results] == [
+            (0, "p1", "win", 10.0), (1, "p2", "loss", 4.5), (2, None, "loss", None)]
+        assert [r.player_id for r in ratings] == ["p1", "p2"]
+        assert ratings[0].rating > 1500 > ratings[1].rating
+        assert all(r.matches == 1 and r.deviation < 350 for r in ratings)
+        assert store.get_rating("p1", "montanas") == ratings[0]
+
+    def test_finish_match_is_idempotent(self, store):
+        ratings = finished(store, a_match(), winners=(1,))
+        again = store.finish_match("m1", records.Outcome((1,)), SEED)
+        assert again == ratings and again[0].matches == 1
+        with pytest.raises(FailedPrecondition):
+            store.finish_match("m1", records.Outcome((0,)), SEED)
+
+    def test_concurrent_finishes_rate_once(self, store):
+        started(store, a_match(), actions=1)
+        outcomes = race(6, lambda _: store.finish_match("m1", records.Outcome((0,)), SEED))
+        assert all(o == outcomes[0] for o in outcomes), outcomes
+        assert store.get_rating("p1", "montanas").matches == 1
+
+    @pytest.mark.parametrize("outcome, seed, error", [
+        (records.Outcome((0,)), b"\x00" * 32, InvalidArgument),  # not the committed seed
+        (records.Outcome((5,)), SEED, InvalidArgument),
+        (records.Outcome((), scores={7: 1.0}), SEED, InvalidArgument),
+        (records.Outcome((0,), draw=True), SEED, InvalidArgument),
+    ])
+    def test_finish_match_refuses_bad_input_and_changes_nothing(self, store, outcome, seed,
+                                                                error):
+        started(store, a_match(), actions=1)
+        with pytest.raises(error):
+            store.finish_match("m1", outcome, seed)
+        assert store.get_match("m1").status == "active"
+        assert store.get_rating("p1", "montanas").matches == 0
+
+    def test_finish_of_an_unknown_match_is_not_found(self, store):
+        with pytest.raises(NotFound):
+            store.finish_match("nope", records.Outcome(), SEED)
+
+    def test_cooperative_matches_rate_against_the_scenario(self, store):
+        won = finished(store, a_match("m1", players=("p1", "p2"), bots=1), winners=(0, 1, 2))
+        assert [r.matches for r in won] == [1, 1]
+        assert won[0].rating == won[1].rating > 1500  # team-mates, not opponents
+        lost = finished(store, a_match("m2", players=("p3", "p4")), winners=())
+        assert lost[0].rating == lost[1].rating < 1500
+
+    def test_beating_bots_moves_a_rating(self, store):
+        [solo] = finished(store, a_match(players=("p1",), bots=2), winners=(0,))
+        assert solo.rating > 1500
+
+    def test_draws_between_equals_leave_ratings_level(self, store):
+        ratings = finished(store, a_match(), winners=(), draw=True)
+        assert ratings[0].rating == pytest.approx(1500) == ratings[1].rating
+
+    def test_get_rating_defaults_for_newcomers(self, store):
+        assert store.get_rating("p9", "montanas") == records.Rating("p9", "montanas", 1500.0,
+                                                                    350.0, 0.06, 0)
+
+
+class ListingBehaviours:
+    def _finish_many(self, store, count, game_id="montanas", prefix="m"):
+        for i in range(count):
+            finished(store, a_match(f"{prefix}{i}", players=("p1", f"q{i}"), game_id=game_id))
+
+    def _all_pages(self, fetch, page_size):
+        seen, token = [], ""
+        while True:
+            page = fetch(page_size, token)
+            seen.append([m.match_id for m in page.matches])
+            if not page.next_page_token:
+                return seen
+            token = page.next_page_token
+
+    def test_list_finished_pages_newest_first(self, store):
+        self._finish_many(store, 5)
+        self._finish_many(store, 2, game_id="other", prefix="o")
+        started(store, a_match("active"))
+        pages = self._all_pages(lambda n, t: store.list_finished("montanas", n, t), 2)
+        assert pages == [["m4", "m3"], ["m2", "m1"], ["m0"]]
+        everything = self._all_pages(lambda n, t: store.list_finished("", n, t), 3)
+        assert sum(everything, []) == ["o1", "o0", "m4", "m3", "m2", "m1", "m0"]
+        assert store.list_finished("montanas", 5).next_page_token == ""
+
+    def test_pages_stay_right_while_matches_finish(self, store):
+        self._finish_many(store, 4)
+        first = store.list_finished("montanas", 2)
+        self._finish_many(store, 1, prefix="late")
+        second = store.list_finished("montanas", 2, first.next_page_token)
+        assert [m.match_id for m in second.matches] == ["m1", "m0"]
+
+    def test_equal_timestamps_are_ordered_by_match_id(self, store, engine):
+        self._finish_many(store, 3)
+        with engine.begin() as conn:
+            conn.execute(sa.update(models.Match).values(finished_at=datetime(2030, 1, 1,
+                                                                             tzinfo=UTC)))
+        pages = self._all_pages(lambda n, t: store.list_finished("montanas", n, t), 1)
+        assert pages == [["m2"], ["m1"], ["m0"]]
+
+    @pytest.mark.parametrize("token", ["garbage!", "bm90IGpzb24", "WyJ4IiwiMjAzMCJd"])
+    def test_bad_page_tokens_are_invalid(self, store, token):
+        with pytest.raises(InvalidArgument):
+            store.list_finished("montanas", 2, token)
+
+    def test_a_token_only_serves_its_own_listing(self, store):
+        self._finish_many(store, 3)
+        token = store.list_finished("montanas", 1).next_page_token
+        with pytest.raises(InvalidArgument):
+            store.list_finished("", 1, token)
+        with pytest.raises(InvalidArgument):
+            store.player_history("p1", 1, token)
+
+    def test_page_size_is_bounded(self, store):
+        for size in (0, 101):
+            with pytest.raises(InvalidArgument):
+                store.list_finished("", size)
+
+    def test_player_history_lists_every_match_of_the_player_once(self, store):
+        self._finish_many(store, 3)
+        store.record_match(a_match("twice", players=("p1", "p1", "p2")))
+        store.record_match(a_match("without", players=("p2", "p3")))
+        pages = self._all_pages(lambda n, t: store.player_history("p1", n, t), 2)
+        assert pages == [["twice", "m2"], ["m1", "m0"]]
+        assert store.player_history("nobody").matches == ()
+        assert store.player_history("p1", 1).matches[0].status == "active"
+
+
+class DiceBehaviours:
+    def test_create_stream_is_idempotent(self, store):
+        assert store.create_stream("m1", SEED, COMMITMENT) == COMMITMENT
+        assert store.create_stream("m1", b"other", b"other-commitment") == COMMITMENT
+        assert store.get_stream("m1") == records.DiceStream("m1", SEED, COMMITMENT, 0, False)
+
+    def test_advance_hands_out_consecutive_positions(self, store):
+        store.create_stream("m1", SEED, COMMITMENT)
+        assert [store.advance("m1", n) for n in (3, 1, 5)] == [0, 3, 4]
+        assert store.get_stream("m1").next_position == 9
+        with pytest.raises(InvalidArgument):
+            store.advance("m1", 0)
+
+    def test_reveal_closes_the_stream(self, store):
+        store.create_stream("m1", SEED, COMMITMENT)
+        store.advance("m1", 2)
+        assert store.reveal("m1") == SEED == store.reveal("m1")
+        with pytest.raises(FailedPrecondition):
+            store.advance("m1", 1)
+        assert store.get_stream("m1").revealed and store.get_stream("m1").next_position == 2
+
+    @pytest.mark.parametrize("call", ["advance", "reveal", "get_stream"])
+    def test_unknown_streams_are_not_found(self, store, call):
+        args = ("nope", 1) if call == "advance" else ("nope",)
+        with pytest.raises(NotFound):
+            getattr(store, call)(*args)
+
+    def test_concurrent_advances_never_share_a_position(self, store):
+        store.create_stream("m1", SEED, COMMITMENT)
+        counts = [[random.Random(i * 100 + j).randint(1, 4) for j in range(25)]
+                  for i in range(8)]
+        spans = race(8, lambda i: [(store.advance("m1", n), n) for n in counts[i]])
+        positions = [p for thread in spans for first, n in thread for p in range(first, first + n)]
+        assert sorted(positions) == list(range(sum(map(sum, counts))))
+        assert store.get_stream("m1").next_position == len(positions)
+
+
+class StoreBehaviours(WithStore, PlayerAndMatchBehaviours, LogBehaviours, FinishBehaviours,
+                      ListingBehaviours, DiceBehaviours):
+    """All of the above; a database's test class derives from this."""

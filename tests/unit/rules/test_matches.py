@@ -1,0 +1,165 @@
+"""The rules service's logic over real in-process parts (ARCHITECTURE.md, "A match's life")."""
+
+import hashlib
+
+import pytest
+
+from partida.dice import streams
+from partida.platform.errors import (
+    Aborted, FailedPrecondition, InvalidArgument, NotFound, PermissionDenied,
+)
+
+from .conftest import ALICE, BOB, BOTS, new_match, play_defaults, rid
+
+
+def test_create_publishes_a_commitment_and_logs_the_setup(matches, store):
+    s = new_match(matches)
+    assert s.version == 0 and s.status == "active"
+    match, log = store.get_match_log(s.match_id)
+    assert [r.kind for r in log] == ["setup"] and log[0].random_values
+    assert match.dice_commitment.hex() == s.commitment
+
+
+def test_a_repeated_create_request_returns_the_same_match(matches):
+    a = new_match(matches, request_id="create-1")
+    b = new_match(matches, request_id="create-1")
+    assert a.match_id == b.match_id
+
+
+def test_bad_creations_are_refused(matches):
+    with pytest.raises(InvalidArgument):
+        matches.create("chess", "standard", [], {})
+    with pytest.raises(InvalidArgument):
+        new_match(matches, players=["p"] * 6)
+    with pytest.raises(InvalidArgument):
+        new_match(matches, scenario="nope")
+
+
+def test_only_the_seats_player_acts(matches):
+    s = new_match(matches)
+    _, _, default, _ = matches.legal(s.match_id, 0, ALICE)
+    before = matches.session(s.match_id)
+    with pytest.raises(PermissionDenied):
+        matches.submit(s.match_id, 0, 0, rid(), default, BOB)
+    with pytest.raises(PermissionDenied):
+        matches.submit(s.match_id, 0, 0, rid(), default, BOTS)  # seat 0 is not a bot seat
+    with pytest.raises(PermissionDenied):
+        matches.submit(s.match_id, 0, 0, rid(), default, None)
+    assert matches.session(s.match_id).to_json() == before.to_json()
+
+
+def test_stale_version_is_aborted_and_changes_nothing(matches):
+    s = new_match(matches)
+    _, _, default, _ = matches.legal(s.match_id, 0, ALICE)
+    matches.submit(s.match_id, 0, 0, rid(), default, ALICE)
+    before = matches.session(s.match_id).to_json()
+    with pytest.raises(Aborted):
+        matches.submit(s.match_id, 0, 0, rid(), default, ALICE)
+    assert matches.session(s.match_id).to_json() == before
+
+
+def test_a_repeated_request_id_returns_the_first_result(matches, store):
+    s = new_match(matches)
+    _, _, default, _ = matches.legal(s.match_id, 0, ALICE)
+    first = matches.submit(s.match_id, 0, 0, "same", default, ALICE)
+    again = matches.submit(s.match_id, 0, 0, "same", default, ALICE)
+    assert again == first
+    matches.sessions = type(matches.sessions)()  # Redis flushed: the log still answers
+    again = matches.submit(s.match_id, 0, 0, "same", default, ALICE)
+    assert again.version == first.version and again.events == first.events
+    assert len(store.get_match_log(s.match_id)[1]) == 2
+
+
+def test_illegal_action_is_refused_with_the_engines_reason(matches):
+    s = new_match(matches)
+    with pytest.raises(FailedPrecondition, match="not a legal action"):
+        matches.submit(s.match_id, 0, 0, rid(), "play:99:m0", ALICE)
+    with pytest.raises(InvalidArgument):
+        matches.submit(s.match_id, 0, 0, rid(), "", ALICE)
+    with pytest.raises(InvalidArgument):
+        matches.submit(s.match_id, 0, 0, "", "end", ALICE)
+    with pytest.raises(NotFound):
+        matches.submit("no-such-match", 0, 0, rid(), "end", ALICE)
+
+
+def test_a_lost_session_is_rebuilt_from_the_log(matches):
+    s = new_match(matches)
+    for _ in range(40):
+        cur = matches.session(s.match_id)
+        _, _, _, to_act = matches.legal(s.match_id, 0, ALICE)
+        principal = ALICE if to_act[0] == 0 else BOB
+        _, actions, _, _ = matches.legal(s.match_id, to_act[0], principal)
+        matches.submit(s.match_id, to_act[0], cur.version, rid(), actions[-1].id, principal)
+    live = matches.session(s.match_id)
+    matches.sessions.invalidate(s.match_id)
+    rebuilt = matches.session(s.match_id)
+    assert rebuilt.state == live.state and rebuilt.version == live.version
+    assert rebuilt.event_seq == live.event_seq
+
+
+def test_the_end_reveals_the_seed_and_every_value_verifies(matches, store):
+    s = new_match(matches)
+    end = play_defaults(matches, s.match_id)
+    assert end.status == "finished" and end.outcome is not None
+    seed = bytes.fromhex(end.seed)
+    assert hashlib.sha256(seed).hexdigest() == end.commitment
+    match, log = store.get_match_log(s.match_id)
+    assert match.status == "finished" and match.dice_seed == seed
+    drawn = [(p, v) for r in log for p, v in zip(r.random_positions, r.random_values, strict=True)]
+    assert drawn and streams.verify(bytes.fromhex(end.commitment), seed, s.match_id, drawn) == []
+    with pytest.raises(FailedPrecondition):
+        matches.submit(s.match_id, 0, end.version, rid(), "end", ALICE)
+
+
+def test_views_redact_nothing_public_and_spectators_may_lag(matches):
+    s = new_match(matches, spectator_delay=3)
+    for _ in range(6):
+        cur = matches.session(s.match_id)
+        _, _, default, to_act = matches.legal(s.match_id, 0, ALICE)
+        principal = ALICE if to_act[0] == 0 else BOB
+        _, _, default, _ = matches.legal(s.match_id, to_act[0], principal)
+        matches.submit(s.match_id, to_act[0], cur.version, rid(), default, principal)
+    cur = matches.session(s.match_id)
+    assert cur.spectator["version"] == cur.version - 3
+    events, _ = matches.events(s.match_id, None, ALICE, 0, 0)
+    assert events and max(e["version"] for e in events) <= cur.version - 3
+    seat_events, _ = matches.events(s.match_id, 0, ALICE, 0, 0)
+    assert max(e["version"] for e in seat_events) == cur.version
+    with pytest.raises(PermissionDenied):
+        matches.events(s.match_id, 1, ALICE, 0, 0)
+
+
+def test_decisions_time_out_to_their_default(matches, clock):
+    s = new_match(matches, decision_timeout=30)
+    assert matches.expire_decisions() == 0
+    clock.now += 31
+    assert matches.expire_decisions() == 1
+    cur = matches.session(s.match_id)
+    assert cur.version == 1 and cur.deadline == clock.now + 30
+
+
+def test_resign_ends_the_match(matches, store):
+    s = new_match(matches)
+    result = matches.resign(s.match_id, 1, rid(), BOB)
+    assert result.outcome["winners"] == [] and "seat 1" in result.outcome["reason"]
+    assert store.get_match(s.match_id).status == "finished"
+
+
+def test_bot_seats_are_acted_for_by_services_only(matches):
+    s = new_match(matches, players=["alice"], bots=["heuristic"])
+    cur = matches.session(s.match_id)
+    assert cur.seats[1].controller == "bot"
+    version, state = matches.bot_state(s.match_id, 1)
+    assert version == 0 and state["hands"] == cur.state["hands"]
+    with pytest.raises(FailedPrecondition):
+        matches.bot_state(s.match_id, 0)
+
+
+def test_a_seat_handed_to_a_bot_and_taken_back(matches):
+    s = new_match(matches)
+    matches.set_controller(s.match_id, 1, "bot", "heuristic", BOB)
+    assert matches.session(s.match_id).seats[1].controller == "bot"
+    with pytest.raises(PermissionDenied):
+        matches.set_controller(s.match_id, 1, "human", "", ALICE)
+    matches.set_controller(s.match_id, 1, "human", "", BOB)
+    assert matches.session(s.match_id).seats[1].controller == "human"
