@@ -570,3 +570,28 @@ def stale_ids(history: Sequence[str], state: Any, game: Game, limit: int = 8) ->
             if len(out) == limit:
                 break
     return out
+
+
+def check_resign(game: Game, state: Any, seats: int) -> None:  # type: ignore[type-arg]
+    """`resign` either refuses with IllegalAction and changes nothing, or returns JSON-plain
+    events and leaves a valid state in which the seat has no decision left. Seats that do not
+    exist and resigning after the outcome are refused. Works on clones: `state` is untouched."""
+    before = canonical(state.to_dict())
+    over = game.outcome(state) is not None
+    for seat in range(-1, seats + 1):
+        work = state.clone()
+        where = f"{game.info.id}: resign of seat {seat}"
+        try:
+            events = game.resign(work, seat)
+        except IllegalAction:
+            assert canonical(work.to_dict()) == before, f"{where}: refused but mutated"
+            continue
+        assert 0 <= seat < seats, f"{where} was accepted, but there is no such seat"
+        assert not over, f"{where} was accepted after the outcome"
+        check_events(game, events, seats)
+        check_roundtrip(game, work)
+        check_decisions(game, work, seats)
+        assert seat not in game.to_act(work), f"{where}: the seat still has a decision"
+        if game.outcome(work) is not None:
+            check_outcome(game, work, seats)
+    assert canonical(state.to_dict()) == before, f"{game.info.id}: resign changed the original"
