@@ -1,0 +1,73 @@
+"""RedisSessionStore on a real redis-server: compare-and-set, events, idempotency, expiry."""
+
+import uuid
+
+import pytest
+import redis
+
+from partida.rules.redis_session import RedisSessionStore
+from partida.rules.session import EVENTS_KEPT, MemorySessionStore, SeatMeta, Session
+
+
+def _session(match_id: str, version: int = 0) -> Session:
+    return Session(match_id, "montanas", "standard", [SeatMeta("a")], {}, "00", 0.0, 0, 0,
+                   version=version, state={"x": version})
+
+
+@pytest.fixture(params=["redis", "memory"])
+def store(request, redis_url):
+    if request.param == "memory":
+        return MemorySessionStore()
+    return RedisSessionStore.from_url(redis_url, idle_ttl=60)
+
+
+def _events(first: int, n: int, version: int) -> list[dict]:
+    return [{"seq": i, "version": version, "kind": "k", "data": {}}
+            for i in range(first, first + n)]
+
+
+def test_compare_and_set_only_from_the_expected_version(store):
+    mid = uuid.uuid4().hex
+    assert store.create(_session(mid)) and not store.create(_session(mid))
+    assert store.commit(_session(mid, 1), 0, _events(1, 2, 1), "r1", "first")
+    assert not store.commit(_session(mid, 2), 0, _events(3, 1, 2), "r2", "stale")
+    assert store.load(mid).version == 1 and store.load(mid).state == {"x": 1}
+    assert store.cached_response(mid, "r1") == "first"
+    assert store.cached_response(mid, "r2") is None
+    found, complete = store.events_after(mid, 0, 0)
+    assert [e["seq"] for e in found] == [1, 2] and complete
+
+
+def test_old_events_are_trimmed_and_reported_incomplete(store):
+    mid = uuid.uuid4().hex
+    store.create(_session(mid))
+    version = last = 0
+    for start in range(1, 3 * EVENTS_KEPT, 50):
+        assert store.commit(_session(mid, version + 1), version, _events(start, 50, version + 1),
+                            "", "")
+        version, last = version + 1, start + 49
+    found, complete = store.events_after(mid, 0, 0)
+    assert not complete and found and found[0]["seq"] > 1
+    found, complete = store.events_after(mid, last - 5, 0)
+    assert complete and [e["seq"] for e in found] == list(range(last - 4, last + 1))
+
+
+def test_deadlines_come_due_in_order(store):
+    a, b = uuid.uuid4().hex, uuid.uuid4().hex
+    store.set_deadline(a, 100.0)
+    store.set_deadline(b, 50.0)
+    due = [m for m in store.due_deadlines(120.0, 10) if m in (a, b)]
+    assert due == [b, a]
+    store.set_deadline(a, 0)
+    assert a not in store.due_deadlines(120.0, 10)
+
+
+def test_sessions_share_a_hash_tag_and_expire_when_idle(redis_url):
+    store = RedisSessionStore.from_url(redis_url, idle_ttl=60)
+    mid = uuid.uuid4().hex
+    store.create(_session(mid))
+    store.commit(_session(mid, 1), 0, _events(1, 1, 1), "r", "x")
+    client = redis.Redis.from_url(redis_url)
+    keys = [k.decode() for k in client.keys(f"match:{{{mid}}}:*")]
+    assert len(keys) == 3 and all(f"{{{mid}}}" in k for k in keys)
+    assert all(0 < client.ttl(k) <= 24 * 3600 for k in keys)
