@@ -11,7 +11,7 @@ PROTOS := $(shell find protos -name '*.proto' 2>/dev/null)
 PB2    := $(PROTOS:protos/%.proto=services/%_pb2.py)
 
 .DEFAULT_GOAL := test
-.PHONY: venv proto system-deps test run lint bench clean
+.PHONY: venv proto system-deps test run lint bench clean stack stack-down
 
 venv: $(STAMP)
 
@@ -47,6 +47,13 @@ test: venv proto system-deps
 
 run: venv proto
 	$(BIN)/partida play montanas --players 3 --bots 3 --seed 1 --no-pause
+
+# The multi-process stack in the background: Redis, PostgreSQL, four services, a worker.
+stack: venv proto system-deps
+	$(BIN)/partida stack up
+
+stack-down: venv
+	$(BIN)/partida stack down
 
 # buf (protobuf lint and breaking-change check) comes from the npm registry.
 BUF := .tools/node_modules/.bin/buf

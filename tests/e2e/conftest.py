@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 import sqlalchemy as sa
 
-from tests.support.servers import postgres_server, redis_server
-from tests.support.stack import Stack, embedded_stack, split_stack
+from partida.devstack.servers import postgres_server, redis_server
+from partida.devstack.stack import Stack, embedded_stack, split_stack
 
 _dbs = itertools.count()
 

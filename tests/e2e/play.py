@@ -11,7 +11,7 @@ import grpc
 from partida.cli.remote import Remote
 from partida.engine import Action, LocalRng
 from partida.games.montanas.bots import HeuristicBot
-from tests.support.stack import API_KEY, Stack
+from partida.devstack.stack import API_KEY, Stack
 
 _players = itertools.count()
 

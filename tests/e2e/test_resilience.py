@@ -11,7 +11,7 @@ import redis
 
 from partida.rules.audit import audit
 from partida.v1 import matchmaking_pb2_grpc, rules_pb2
-from tests.support.servers import free_port
+from partida.devstack.servers import free_port
 
 from .play import play_one, play_to_end, player, seat_in_match, wait_for_turn
 

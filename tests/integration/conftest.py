@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support.servers import postgres_server, redis_server
+from partida.devstack.servers import postgres_server, redis_server
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,5 @@
 """partida.persistence on a real PostgreSQL: the migrations, every store behaviour, and both
-gRPC services end to end. Each test gets a database of its own, created and migrated for it.
+gRPC services end to end. Each test gets a schema of its own, created and migrated for it.
 """
 
 from collections.abc import Iterator
@@ -10,12 +10,12 @@ import sqlalchemy as sa
 from partida.persistence.db import make_engine, migrate
 from tests.unit.persistence.service_behaviours import ServiceBehaviours
 from tests.unit.persistence.store_behaviours import StoreBehaviours
-from tests.unit.persistence.support import fresh_database, race, schema_differences
+from tests.unit.persistence.support import fresh_schema, race, schema_differences
 
 
 @pytest.fixture
 def engine(postgres_url: str) -> Iterator[sa.Engine]:
-    with fresh_database(postgres_url) as url:
+    with fresh_schema(postgres_url) as url:
         engine = make_engine(url)
         migrate(engine)
         yield engine
@@ -33,13 +33,15 @@ class TestServicesOnPostgres(ServiceBehaviours):
 def test_the_migrated_schema_is_exactly_the_models(engine):
     assert schema_differences(engine) == []
     with engine.connect() as conn:
+        assert conn.scalar(sa.text("SELECT current_schema()")).startswith("t_")  # the test's own
         definition = conn.scalar(sa.text(
-            "SELECT indexdef FROM pg_indexes WHERE indexname = 'uq_log_records_request'"))
+            "SELECT indexdef FROM pg_indexes WHERE indexname = 'uq_log_records_request'"
+            " AND schemaname = current_schema()"))
     assert "UNIQUE" in definition and "WHERE (request_id <> ''::text)" in definition
 
 
 def test_concurrent_migrations_of_one_database_agree(postgres_url):
-    with fresh_database(postgres_url) as url:
+    with fresh_schema(postgres_url) as url:
         outcomes = race(4, lambda _: migrate(url))
         assert outcomes == [None] * 4
         engine = make_engine(url)

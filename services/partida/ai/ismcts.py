@@ -24,7 +24,8 @@ with the *searching seat's* determinizations. This is the known weakness of sing
 ISMCTS (section V of the paper): the opponents are modelled as if they could see what the
 searching seat cannot, and as if they could not see their own hidden information any better
 than the searching seat does. Simultaneous decisions (`to_act` naming several seats) are
-taken one after the other in seat order, as `play_match` does.
+taken one after the other, the searching seat first and then in `to_act` order, so later
+seats are modelled as seeing the earlier choices.
 
 All randomness of a search comes from one `LocalRng` seeded by a single draw from the rng
 given to `choose_from_state`: determinizations, expansion, rollouts and the chance inside
@@ -62,7 +63,7 @@ Move = tuple[Seat, str]
 class Node:
     """One node of the information-set tree, reached by `move` from `parent`.
 
-    `total_reward` sums the rewards of `move.seat` (the seat that chose at the parent) over
+    `total_reward` sums the rewards of `seat` (the seat that chose `move` at the parent) over
     the `visits` iterations through this node; `availability` counts the selections at the
     parent in which `move` was legal (1 at creation, as in the paper's reference code).
     """
@@ -121,16 +122,19 @@ class Node:
                 node.total_reward += rewards(node.seat)
             node = node.parent
 
-    def most_visited(self) -> Node:
-        """The child with the most visits; ties go to the smallest action id."""
-        return min(self.children.values(), key=lambda c: (-c.visits, c.action_id))
+    def most_visited(self, seat: Seat) -> Node:
+        """`seat`'s child with the most visits; ties go to the smallest action id."""
+        own = [c for c in self.children.values() if c.seat == seat]
+        if not own:
+            raise ValueError(f"the search found no move for seat {seat}")
+        return min(own, key=lambda c: (-c.visits, c.action_id))
 
 
-def _random_policy(game: Game, state: Any, seat: Seat, rng: Rng) -> str:  # type: ignore[type-arg]
+def _random_policy(game: Game[Any], state: Any, seat: Seat, rng: Rng) -> str:
     return rng.choice(game.legal_actions(state, seat)).id
 
 
-def _neutral_evaluation(game: Game, state: Any) -> Mapping[Seat, float]:  # type: ignore[type-arg]
+def _neutral_evaluation(game: Game[Any], state: Any) -> Mapping[Seat, float]:
     return {}
 
 
@@ -142,15 +146,18 @@ def outcome_rewards(outcome: Outcome) -> Callable[[Seat], float]:
     return lambda seat: 1.0 if seat in winners else 0.0
 
 
-def _mover(game: Game, state: Any) -> Seat | None:  # type: ignore[type-arg]
-    """The seat deciding next, or None when the match is over."""
+def _mover(game: Game[Any], state: Any, observer: Seat) -> Seat | None:
+    """The seat deciding next, or None when the match is over. Of several seats deciding
+    at once the observer goes first, so the root holds its own moves."""
     if game.outcome(state) is not None:
         return None
     seats = game.to_act(state)
-    return seats[0] if seats else None
+    if not seats:
+        return None
+    return observer if observer in seats else seats[0]
 
 
-def _legal_ids(game: Game, state: Any, seat: Seat) -> list[str]:  # type: ignore[type-arg]
+def _legal_ids(game: Game[Any], state: Any, seat: Seat) -> list[str]:
     return [a.id for a in game.legal_actions(state, seat)]
 
 
@@ -180,7 +187,7 @@ class Ismcts:
 
     def choose_from_state(
         self,
-        game: Game,  # type: ignore[type-arg]
+        game: Game[Any],
         state: Any,
         seat: Seat,
         rng: Rng,
@@ -199,11 +206,11 @@ class Ismcts:
         if len(legal) == 1:
             return legal[0]
         root = self.search(game, state, seat, rng, iterations, seconds)
-        return root.most_visited().action_id  # type: ignore[return-value]
+        return root.most_visited(seat).action_id  # type: ignore[return-value]
 
     def search(
         self,
-        game: Game,  # type: ignore[type-arg]
+        game: Game[Any],
         state: Any,
         seat: Seat,
         rng: Rng,
@@ -226,17 +233,16 @@ class Ismcts:
                 break
         return root
 
-    def _iterate(self, game: Game, root: Node, state: Any, seat: Seat,  # type: ignore[type-arg]
-                 rng: Rng) -> None:
+    def _iterate(self, game: Game[Any], root: Node, state: Any, seat: Seat, rng: Rng) -> None:
         """One determinize-select-expand-simulate-backpropagate pass."""
         world = game.determinize(state.clone(), seat, rng)
-        node = self._select_and_expand(game, root, world, rng)
-        node.backpropagate(self._simulate(game, world, rng))
+        node = self._select_and_expand(game, root, world, seat, rng)
+        node.backpropagate(self._simulate(game, world, seat, rng))
 
-    def _select_and_expand(self, game: Game, node: Node, world: Any,  # type: ignore[type-arg]
-                           rng: Rng) -> Node:
+    def _select_and_expand(self, game: Game[Any], node: Node, world: Any,
+                           observer: Seat, rng: Rng) -> Node:
         """Descend while every legal move has a child, then add one child; mutates `world`."""
-        while (mover := _mover(game, world)) is not None:
+        while (mover := _mover(game, world, observer)) is not None:
             legal = _legal_ids(game, world, mover)
             untried = node.untried(mover, legal)
             if untried:
@@ -247,26 +253,29 @@ class Ismcts:
             game.apply(world, mover, node.action_id, rng)  # type: ignore[arg-type]
         return node
 
-    def _simulate(self, game: Game, world: Any,  # type: ignore[type-arg]
+    def _simulate(self, game: Game[Any], world: Any, observer: Seat,
                   rng: Rng) -> Callable[[Seat], float]:
         """Play `world` out with the rollout policy; the rewards per seat at the end."""
         steps = 0
-        while (outcome := game.outcome(world)) is None:
-            seats = game.to_act(world)
-            if not seats or steps >= self.max_rollout_steps:
-                scores = dict(self.evaluate(game, world))
-                return lambda seat: scores.get(seat, NEUTRAL_REWARD)
-            game.apply(world, seats[0], self.rollout_policy(game, world, seats[0], rng), rng)
+        while (mover := _mover(game, world, observer)) is not None:
+            if steps >= self.max_rollout_steps:
+                return self._evaluation(game, world)
+            game.apply(world, mover, self.rollout_policy(game, world, mover, rng), rng)
             steps += 1
-        return outcome_rewards(outcome)
+        outcome = game.outcome(world)
+        return self._evaluation(game, world) if outcome is None else outcome_rewards(outcome)
+
+    def _evaluation(self, game: Game[Any], world: Any) -> Callable[[Seat], float]:
+        """The rewards `evaluate` gives an unfinished rollout (0.5 for seats it leaves out)."""
+        scores = dict(self.evaluate(game, world))
+        return lambda seat: scores.get(seat, NEUTRAL_REWARD)
 
 
 class StateBot(Protocol):
     """A bot that searches: it is given a state of its seat's information set (the server
     hands bots a determinized state), not only the view and the legal actions."""
 
-    def choose_from_state(self, game: Game, state: Any, seat: Seat,  # type: ignore[type-arg]
-                          rng: Rng) -> str: ...
+    def choose_from_state(self, game: Game[Any], state: Any, seat: Seat, rng: Rng) -> str: ...
 
 
 class IsmctsBot:
@@ -279,7 +288,6 @@ class IsmctsBot:
         self.seconds = seconds
         self.search = search or Ismcts()
 
-    def choose_from_state(self, game: Game, state: Any, seat: Seat,  # type: ignore[type-arg]
-                          rng: Rng) -> str:
+    def choose_from_state(self, game: Game[Any], state: Any, seat: Seat, rng: Rng) -> str:
         return self.search.choose_from_state(game, state, seat, rng,
                                              iterations=self.iterations, seconds=self.seconds)

@@ -34,7 +34,11 @@ PLAYER = typer.Option(os.environ.get("USER", "player"), "--player", help="player
 
 
 def _connect(server: str, api_key: str, player: str) -> Remote:
-    remote = Remote(server)
+    # In a split deployment each service may answer elsewhere: PARTIDA_<SERVICE>_ADDRESS.
+    addresses = {svc: os.environ[f"PARTIDA_{svc.upper()}_ADDRESS"]
+                 for svc in ("rules", "matchmaking", "persistence", "dice")
+                 if os.environ.get(f"PARTIDA_{svc.upper()}_ADDRESS")}
+    remote = Remote(server, addresses=addresses)
     try:
         remote.login(api_key, player)
     except grpc.RpcError as e:

@@ -168,6 +168,33 @@ def serve(
     run(role, cfg)
 
 
+STACK_FOLDER = typer.Option(Path(".stack"), help="where state and logs go")
+
+
+@app.command()
+def stack(action: str = typer.Argument(..., help="up or down"),
+          folder: Path = STACK_FOLDER) -> None:
+    """Run the multi-process stack locally in the background (Redis, PostgreSQL, the four
+    services and a Celery worker), or stop it."""
+    from partida.devstack import local
+    if action == "up":
+        state = local.up(folder)
+        addresses = state["addresses"]
+        assert isinstance(addresses, dict)
+        exports = [f"export PARTIDA_{name.upper()}_ADDRESS={where}"
+                   for name, where in addresses.items()]
+        exports += [f"export PARTIDA_SERVER={addresses['rules']}",
+                    f"export PARTIDA_API_KEY={state['api_key']}"]
+        (folder / "env").write_text("\n".join(exports) + "\n")
+        print(f"stack up; logs in {folder}/. To connect a client:")
+        print(f"  . {folder}/env && partida client play montanas")
+    elif action == "down":
+        stopped = local.down(folder)
+        print("stopped: " + (", ".join(stopped) if stopped else "nothing was running"))
+    else:
+        raise typer.BadParameter("action must be up or down")
+
+
 def _register_client() -> None:
     from partida.cli.client import client
     app.add_typer(client, name="client")

@@ -4,12 +4,13 @@ same tickets, time and policy always give the same proposals, and nothing is rea
 Rules:
 - Tickets pool by (game, seats); within a pool a ticket for a scenario only meets tickets for
   the same scenario or for any scenario.
-- Fairness: the oldest ticket is the anchor and takes the next oldest compatible tickets whose
-  rating lies within the anchor's window; the window widens the longer the anchor has waited.
-  An anchor that cannot complete its table stays queued and the next oldest ticket anchors.
+- Fairness: tickets anchor in age order, oldest first. An anchor takes the oldest compatible
+  tickets whose rating lies within its window ([rating - w, rating + w], w widening the longer
+  the anchor has waited). An anchor that cannot complete its table stays queued, still
+  available to the tables of younger anchors, and the next oldest ticket anchors.
 - Bots: an anchor with fill_with_bots that has waited bot_fill_after_seconds completes its
   table with bot seats, taking along only tickets that also accept bots.
-- Seats follow ticket age (the anchor is seat 0, bots last) rather than a shuffle, so a
+- Seats follow ticket age (oldest first, bots last) rather than a shuffle, so a
   proposal, and hence its request id, depends only on its inputs; the rules service may
   still randomise sides or turn order itself.
 """
@@ -18,10 +19,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from partida.engine.types import GameInfo
+from partida.matchmaking.index import PoolIndex
 from partida.matchmaking.tickets import SEARCHING, Ticket
 
 
@@ -98,50 +100,50 @@ def form_matches(tickets: Iterable[Ticket], now: float, policy: Policy) -> list[
     """Proposals for as many tables as the rules allow now; no ticket is in two of them.
     Tickets that are not searching, or ask for a table their game does not have, are ignored."""
     pools: dict[tuple[str, int], list[Ticket]] = {}
-    for t in sorted(tickets, key=lambda t: (t.created, t.ticket_id)):
+    unique = {t.ticket_id: t for t in tickets}  # a ticket listed twice is still one ticket
+    for t in sorted(unique.values(), key=lambda t: (t.created, t.ticket_id)):
         if t.status == SEARCHING and policy.scenario_for(t.game_id, t.scenario_id, t.seats):
             pools.setdefault((t.game_id, t.seats), []).append(t)
     return [p for key in sorted(pools) for p in _match_pool(pools[key], now, policy)]
 
 
 def _match_pool(queue: Sequence[Ticket], now: float, policy: Policy) -> list[Proposal]:
-    used = [False] * len(queue)
+    index = PoolIndex(queue)
     proposals = []
     for i, anchor in enumerate(queue):
-        if used[i]:
+        if index.taken(i):
             continue
         waited = now - anchor.created
         window = policy.window(waited)
-        picked = _gather(queue, i, used, window, lambda t: True)
+        picked = _gather(index, queue, i, window, bots_only=False)
         bots = 0
         if len(picked) < anchor.seats:
+            index.put_back(picked)
             if not anchor.fill_with_bots or waited < policy.bot_fill_after_seconds:
                 continue
-            picked = _gather(queue, i, used, window, lambda t: t.fill_with_bots)
+            picked = _gather(index, queue, i, window, bots_only=True)
             bots = anchor.seats - len(picked)
-        for j in picked:
-            used[j] = True
         proposals.append(_proposal([queue[j] for j in picked], bots, policy))
     return proposals
 
 
-def _gather(queue: Sequence[Ticket], i: int, used: Sequence[bool], window: float,
-            accept: Callable[[Ticket], bool]) -> list[int]:
-    """The anchor queue[i] and the next oldest compatible tickets, at most a table's worth."""
+def _gather(index: PoolIndex, queue: Sequence[Ticket], i: int, window: float,
+            bots_only: bool) -> list[int]:
+    """Takes the anchor queue[i] and the oldest compatible tickets rated within its window,
+    at most a table's worth; their positions in age order."""
     anchor = queue[i]
+    low, high = anchor.rating - window, anchor.rating + window
     scenario = anchor.scenario_id
     picked = [i]
-    for j in range(i + 1, len(queue)):
-        if len(picked) == anchor.seats:
+    index.take(i)
+    while len(picked) < anchor.seats:
+        j = index.oldest(low, high, scenario, bots_only)
+        if j is None:
             break
-        t = queue[j]
-        if used[j] or abs(t.rating - anchor.rating) > window or not accept(t):
-            continue
-        if scenario and t.scenario_id and t.scenario_id != scenario:
-            continue
-        scenario = scenario or t.scenario_id  # the first specific ticket fixes the scenario
+        index.take(j)
         picked.append(j)
-    return picked
+        scenario = scenario or queue[j].scenario_id  # the first specific ticket fixes it
+    return sorted(picked)
 
 
 def _proposal(tickets: Sequence[Ticket], bots: int, policy: Policy) -> Proposal:

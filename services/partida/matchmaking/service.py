@@ -6,6 +6,7 @@ ticket belongs to the player named by the caller's token, and only that player s
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
@@ -24,6 +25,7 @@ from partida.v1 import matchmaking_pb2 as pb
 from partida.v1 import matchmaking_pb2_grpc
 
 MAX_REQUEST_ID = 128
+log = logging.getLogger("partida.matchmaking")
 
 
 class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
@@ -50,16 +52,24 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
         seats = self._seats(request)
         if not 1 <= len(request.request_id) <= MAX_REQUEST_ID:
             raise errors.InvalidArgument(f"request_id must have 1 to {MAX_REQUEST_ID} characters")
+        rating = self._rating(player, request.game_id)
         now = self._clock()
         ticket = Ticket(uuid.uuid4().hex, player, request.game_id, request.scenario_id, seats,
-                        request.fill_with_bots, self._ratings.rating(player, request.game_id),
-                        created=now, expires=now + self._ttl)
+                        request.fill_with_bots, rating, created=now, expires=now + self._ttl)
         try:
             ticket = self._store.create(ticket, request.request_id, self._max_open)
         except TooManyOpen:
-            raise errors.ResourceExhausted(f"a player may have at most {self._max_open} open "
-                                    "tickets; cancel one first") from None
+            raise errors.ResourceExhausted(
+                f"a player may have at most {self._max_open} open tickets; cancel one first"
+            ) from None
         return pb.CreateTicketResponse(ticket=to_proto(ticket))
+
+    def _rating(self, player: str, game_id: str) -> float:
+        try:
+            return self._ratings.rating(player, game_id)
+        except Exception:  # e.g. the persistence service is down: a retry may succeed
+            log.exception("reading the rating of %s in %s failed", player, game_id)
+            raise errors.Unavailable("ratings are unavailable; retry later") from None
 
     def _seats(self, request: pb.CreateTicketRequest) -> int:
         """The table size asked for (0: the smallest), checked against the scenarios."""

@@ -10,7 +10,8 @@ from partida.persistence import models, records
 
 
 def utc(when: datetime) -> datetime:
-    """SQLite hands timestamps back naive; they were written in UTC."""
+    """In UTC. SQLite drops the zone of what it stores, so everything is written in UTC and
+    naive values read back are UTC."""
     return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
 
 
@@ -58,7 +59,7 @@ def match_row(value: records.Match) -> models.Match:
         status=models.ACTIVE, dice_commitment=value.dice_commitment,
         decision_timeout_seconds=value.decision_timeout_seconds,
         spectator_delay_actions=value.spectator_delay_actions,
-        created_at=value.created_at or models.utcnow())
+        created_at=utc(value.created_at or models.utcnow()))
 
 
 def seat_rows(value: records.Match) -> list[models.MatchSeat]:
@@ -82,7 +83,7 @@ def log_row(match_id: str, value: records.LogRecord, prev_hash: bytes,
         action_id=value.action_id, request_id=value.request_id,
         random_positions=list(value.random_positions),
         random_values=[str(v) for v in value.random_values], events_json=value.events_json,
-        prev_hash=prev_hash, hash=hash_, created_at=value.created_at or models.utcnow())
+        prev_hash=prev_hash, hash=hash_, created_at=utc(value.created_at or models.utcnow()))
 
 
 def rating(row: models.Rating) -> records.Rating:

@@ -234,6 +234,7 @@ def test_kit_passes_the_toy(seats: int, seed: int) -> None:
         kit.check_views_json(game, p.state, seats)
         kit.check_view_detached(game, p.state, seats)
         differed.append(kit.check_determinize(game, p.state, seats, seed + p.steps))
+        kit.check_resign(game, p.state, seats)
 
     p = kit.random_playout(game, "basic", seats, seed, 1000, each_step=each)
     kit.check_terminates(p)
@@ -351,6 +352,24 @@ class Endless(Toy):
         return events
 
 
+class HalfResign(Toy):
+    """Resigning records a forfeit but leaves the seat to act, and accepts unknown seats."""
+
+    def resign(self, state: ToyState, seat: Seat) -> list[Event]:
+        state.bonus -= 1
+        return [Event("resigned", {"seat": seat})]
+
+
+class Resigns(Toy):
+    """Resigning ends the match at once (and is refused afterwards)."""
+
+    def resign(self, state: ToyState, seat: Seat) -> list[Event]:
+        if state.over or not 0 <= seat < len(state.hands):
+            raise IllegalAction("no")
+        state.over = True
+        return [Event("resigned", {"seat": seat})]
+
+
 class LossySerialization(Toy):
     def state_from_dict(self, data: Mapping[str, Json]) -> ToyState:
         state = super().state_from_dict(data)
@@ -445,3 +464,15 @@ def test_kit_catches_a_game_that_never_ends() -> None:
     assert p.steps == 300
     with pytest.raises(AssertionError, match="no outcome"):
         kit.check_terminates(p)
+
+
+def test_kit_accepts_refused_or_clean_resignation() -> None:
+    for game in (Toy(), Resigns()):
+        for state in some_states(game):
+            kit.check_resign(game, state, 3)
+
+
+def test_kit_catches_a_resignation_that_leaves_the_seat_deciding() -> None:
+    game = HalfResign()
+    with pytest.raises(AssertionError, match="resign of seat"):
+        kit.check_resign(game, some_states(game)[0], 3)

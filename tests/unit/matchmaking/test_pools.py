@@ -27,6 +27,14 @@ def test_an_anchor_that_cannot_match_does_not_block_younger_tickets():
     assert groups(form_matches(tickets, 3, POLICY)) == [("b", "c")]
 
 
+def test_an_older_ticket_still_waiting_joins_a_younger_anchors_table():
+    # a's window (100) holds b but not c; b's holds both, so b's table takes a first
+    tickets = [ticket("a", created=0, rating=1500, seats=3),
+               ticket("b", created=1, rating=1600, seats=3),
+               ticket("c", created=1.5, rating=1700, seats=3)]
+    assert groups(form_matches(tickets, 2, POLICY)) == [("a", "b", "c")]
+
+
 def test_the_window_is_around_the_anchor_and_widens_with_its_wait():
     assert [POLICY.window(w) for w in (0, 4.9, 5, 30, 10_000)] == [100, 100, 150, 400, 1000]
     tickets = [ticket("a", created=0, rating=1500), ticket("b", created=1, rating=1800)]
@@ -150,17 +158,56 @@ def test_every_proposal_is_a_valid_full_table_and_no_ticket_is_used_twice(ticket
     assert len(used) == len(set(used))
     for p in proposals:
         members = [by_id[i] for i in p.ticket_ids]
-        anchor = members[0]
-        assert len(p.seats) == anchor.seats  # exactly the table size
-        assert POLICY.scenario_for(p.game_id, p.scenario_id, anchor.seats) == p.scenario_id
+        first = members[0]
+        assert len(p.seats) == first.seats  # exactly the table size
+        assert POLICY.scenario_for(p.game_id, p.scenario_id, first.seats) == p.scenario_id
         assert members == sorted(members, key=lambda t: (t.created, t.ticket_id))
-        window = POLICY.window(now - anchor.created)
         for t in members:
-            assert (t.game_id, t.seats) == (p.game_id, anchor.seats)
+            assert (t.game_id, t.seats) == (p.game_id, first.seats)
             assert t.scenario_id in ("", p.scenario_id)
-            assert abs(t.rating - anchor.rating) <= window
             assert t.fill_with_bots or not p.bot_seats
-        assert not p.bot_seats or now - anchor.created >= POLICY.bot_fill_after_seconds
+        assert any(could_anchor(m, members, now, p.bot_seats) for m in members)
+
+
+@settings(max_examples=300)
+@given(tickets_strategy, st.floats(0, 120))
+def test_the_index_finds_what_walking_the_queue_finds(tickets, now):
+    assert groups(form_matches(tickets, now, POLICY)) == reference(tickets, now)
+
+
+def reference(tickets, now):
+    """form_matches' rules written as the plain quadratic walk over each pool's queue."""
+    queue = sorted((t for t in tickets if POLICY.scenario_for(t.game_id, t.scenario_id,
+                                                               t.seats)),
+                   key=lambda t: (t.game_id, t.seats, t.created, t.ticket_id))
+    taken, out = set(), []
+    for anchor in queue:
+        if anchor.ticket_id in taken:
+            continue
+        waited, w = now - anchor.created, POLICY.window(now - anchor.created)
+        may_bot = anchor.fill_with_bots and waited >= POLICY.bot_fill_after_seconds
+        for bots_only in (False, True) if may_bot else (False,):
+            table, scenario = [anchor], anchor.scenario_id
+            for t in queue:
+                if (len(table) < anchor.seats and t.ticket_id not in taken and t is not anchor
+                        and (t.game_id, t.seats) == (anchor.game_id, anchor.seats)
+                        and anchor.rating - w <= t.rating <= anchor.rating + w
+                        and (t.fill_with_bots or not bots_only)
+                        and (not scenario or t.scenario_id in ("", scenario))):
+                    table.append(t)
+                    scenario = scenario or t.scenario_id
+            if len(table) == anchor.seats or bots_only:
+                taken.update(t.ticket_id for t in table)
+                out.append(tuple(t.ticket_id for t in sorted(table, key=queue.index)))
+                break
+    return out
+
+
+def could_anchor(anchor, members, now, bots):
+    """Every member is within the anchor's window, and the anchor may call bots if any."""
+    waited, w = now - anchor.created, POLICY.window(now - anchor.created)
+    return (all(anchor.rating - w <= t.rating <= anchor.rating + w for t in members) and
+            (not bots or waited >= POLICY.bot_fill_after_seconds))
 
 
 def test_policy_is_a_plain_value():

@@ -92,19 +92,22 @@ def serving(store: PersistenceStore) -> Iterator[grpc.Channel]:
 
 
 @contextlib.contextmanager
-def fresh_database(admin_url: str) -> Iterator[str]:
-    """A new, empty PostgreSQL database next to `admin_url`'s; dropped afterwards."""
+def fresh_schema(admin_url: str) -> Iterator[str]:
+    """The URL of a new, empty PostgreSQL schema (first on the search path); dropped after.
+
+    A schema costs a millisecond where a database costs half a second to create.
+    """
     name = f"t_{uuid.uuid4().hex[:16]}"
     admin = sa.create_engine(admin_url, isolation_level="AUTOCOMMIT")
     try:
         with admin.connect() as conn:
-            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
-        yield sa.make_url(admin_url).set(database=name).render_as_string(hide_password=False)
+            conn.exec_driver_sql(f'CREATE SCHEMA "{name}"')
+        url = sa.make_url(admin_url).update_query_dict({"options": f"-csearch_path={name}"})
+        yield url.render_as_string(hide_password=False)
         with admin.connect() as conn:
-            conn.exec_driver_sql(f'DROP DATABASE "{name}" WITH (FORCE)')
+            conn.exec_driver_sql(f'DROP SCHEMA "{name}" CASCADE')
     finally:
         admin.dispose()
-
 
 def schema_differences(engine: sa.Engine) -> list[Any]:
     """What autogenerate would change to make the database match the models."""

@@ -23,10 +23,10 @@ def _chain(count: int, match_id: str = "m1") -> list[LogRecord]:
 def test_the_canonical_form_is_pinned():
     # Other verifiers (a browser, an auditor's script) must rebuild exactly these bytes.
     record = LogRecord(1, "action", 2, "play:12:m3", "req-7", (4, 5), (U64_MAX, 0), '[{"a":1}]')
-    expected = ('{"action_id":"play:12:m3","events_json":"[{\\"a\\":1}]","kind":"action",'
-                '"match_id":"m1","random_positions":[4,5],'
-                '"random_values":["18446744073709551615","0"],"request_id":"req-7","seat":2,'
-                '"sequence":1}').encode()
+    expected = (b'{"action_id":"play:12:m3","events_json":"[{\\"a\\":1}]","kind":"action",'
+                b'"match_id":"m1","random_positions":[4,5],'
+                b'"random_values":["18446744073709551615","0"],"request_id":"req-7","seat":2,'
+                b'"sequence":1}')
     assert canonical_content("m1", record) == expected
     assert record_hash(GENESIS, "m1", record) == hashlib.sha256(GENESIS + expected).digest()
 

@@ -25,6 +25,20 @@ local function finish(id, status, retain)
   redis.call('EXPIRE', h[3], retain)
   redis.call('PUBLISH', P .. ':events', id)
 end
+local function held(k, pid)
+  local h = redis.call('HMGET', k, 'status', 'claim')
+  return h[1] == 'CLAIMED' and h[2] == pid
+end
+-- Batched scripts take, from ARGV[start] on, groups of: claim id, a value, n, n ticket ids
+-- (one round trip and one script call for hundreds of proposals).
+local function each_group(start, fn)
+  local i = start
+  while i <= #ARGV do
+    local n = tonumber(ARGV[i + 2])
+    fn(ARGV[i], ARGV[i + 1], i + 3, i + 2 + n)
+    i = i + 3 + n
+  end
+end
 """
 
 # ARGV: P, idem key, id, created, expires, max open, key ttl, pool, player, field/value...
@@ -50,51 +64,63 @@ redis.call('SET', idem, id, 'EX', ARGV[7])
 return id
 """
 
-# ARGV: P, claim id, lease end, proposal json, now, ticket ids... -> 1 if all were claimed.
+# ARGV: P, now, lease end, groups of (claim id, proposal json, tickets) -> 1 or 0 per group:
+# 1 if all of the group's tickets were searching and unexpired, and are now claimed.
 CLAIM = """
-for i = 6, #ARGV do
-  local h = redis.call('HMGET', tkey(ARGV[i]), 'status', 'expires')
-  if h[1] ~= 'SEARCHING' or tonumber(h[2]) <= tonumber(ARGV[5]) then return 0 end
-end
-for i = 6, #ARGV do
-  local k = tkey(ARGV[i])
-  redis.call('HSET', k, 'status', 'CLAIMED', 'claim', ARGV[2])
-  redis.call('ZREM', redis.call('HGET', k, 'pool'), ARGV[i])
-end
-redis.call('ZADD', P .. ':claims', ARGV[3], ARGV[2])
-redis.call('SET', P .. ':claim:' .. ARGV[2], ARGV[4])
-return 1
+local now, out = tonumber(ARGV[2]), {}
+each_group(4, function(pid, payload, first, last)
+  local pools = {}
+  for j = first, last do
+    local h = redis.call('HMGET', tkey(ARGV[j]), 'status', 'expires', 'pool')
+    if h[1] ~= 'SEARCHING' or tonumber(h[2]) <= now then
+      table.insert(out, 0)
+      return
+    end
+    pools[j] = h[3]
+  end
+  for j = first, last do
+    redis.call('HSET', tkey(ARGV[j]), 'status', 'CLAIMED', 'claim', pid)
+    redis.call('ZREM', pools[j], ARGV[j])
+  end
+  redis.call('ZADD', P .. ':claims', ARGV[3], pid)
+  redis.call('SET', P .. ':claim:' .. pid, payload)
+  table.insert(out, 1)
+end)
+return out
 """
 
-# ARGV: P, claim id, match id, retain, ticket ids in seat order. Only tickets this claim
-# still holds are assigned (a recovered claim may race its original matcher).
+# ARGV: P, retain, groups of (claim id, match id, tickets in seat order). Only tickets the
+# claim still holds are assigned (a recovered claim may race its original matcher).
 ASSIGN = """
-for i = 5, #ARGV do
-  local k = tkey(ARGV[i])
-  local h = redis.call('HMGET', k, 'status', 'claim')
-  if h[1] == 'CLAIMED' and h[2] == ARGV[2] then
-    redis.call('HSET', k, 'match_id', ARGV[3], 'seat', i - 5)
-    finish(ARGV[i], 'ASSIGNED', ARGV[4])
+each_group(3, function(pid, match_id, first, last)
+  for j = first, last do
+    if held(tkey(ARGV[j]), pid) then
+      redis.call('HSET', tkey(ARGV[j]), 'match_id', match_id, 'seat', j - first)
+      finish(ARGV[j], 'ASSIGNED', ARGV[2])
+    end
   end
-end
-end_claim(ARGV[2])
-return 0
+  end_claim(pid)
+end)
+return {}
 """
 
-# ARGV: P, claim id, ticket ids: back to searching, in their pool at their original age.
+# ARGV: P, groups of (claim id, unused, tickets): back to searching, in their pool at their
+# original age.
 RELEASE = """
-for i = 3, #ARGV do
-  local k = tkey(ARGV[i])
-  local h = redis.call('HMGET', k, 'status', 'claim', 'pool', 'created')
-  if h[1] == 'CLAIMED' and h[2] == ARGV[2] then
-    redis.call('HSET', k, 'status', 'SEARCHING')
-    redis.call('HDEL', k, 'claim')
-    redis.call('ZADD', h[3], h[4], ARGV[i])
-    redis.call('PUBLISH', P .. ':events', ARGV[i])
+each_group(2, function(pid, _, first, last)
+  end_claim(pid)
+  for j = first, last do
+    local k = tkey(ARGV[j])
+    if held(k, pid) then
+      local h = redis.call('HMGET', k, 'pool', 'created')
+      redis.call('HSET', k, 'status', 'SEARCHING')
+      redis.call('HDEL', k, 'claim')
+      redis.call('ZADD', h[1], h[2], ARGV[j])
+      redis.call('PUBLISH', P .. ':events', ARGV[j])
+    end
   end
-end
-end_claim(ARGV[2])
-return 0
+end)
+return {}
 """
 
 # ARGV: P, ticket id, retain -> the status before.
@@ -137,5 +163,16 @@ end
 return out
 """
 
-SCRIPTS = {"create": CREATE, "claim": CLAIM, "assign": ASSIGN, "release": RELEASE,
+# ARGV: P, pool, first, last (ranks) -> the doc of each searching ticket in that range.
+# Matchers read pools in chunks of these: one reply per chunk, not one per ticket.
+LOAD = """
+local out = {}
+for _, id in ipairs(redis.call('ZRANGE', ARGV[2], ARGV[3], ARGV[4])) do
+  local h = redis.call('HMGET', tkey(id), 'doc', 'status')
+  if h[2] == 'SEARCHING' then table.insert(out, h[1]) end
+end
+return out
+"""
+
+SCRIPTS = {"load": LOAD, "create": CREATE, "claim": CLAIM, "assign": ASSIGN, "release": RELEASE,
            "cancel": CANCEL, "expire": EXPIRE, "stale": STALE}

@@ -1,4 +1,4 @@
-"""partida stacks as separate processes, for end-to-end tests and benchmarks.
+"""partida stacks as separate processes, for `make stack`, end-to-end tests and benchmarks.
 
 `embedded_stack` runs `partida serve` (every service, SQLite, in-process sessions and bots).
 `split_stack` runs each service as its own process on real Redis and PostgreSQL, with a
@@ -21,7 +21,7 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from tests.support.servers import free_port
+from partida.devstack.servers import free_port
 
 BIN = Path(sys.executable).parent
 API_KEY = "e2e-key"
@@ -43,6 +43,7 @@ class Stack:
     commands: dict[str, list[str]] = field(default_factory=dict)
     redis_url: str = ""
     database_url: str = ""
+    detach: bool = False  # processes outlive this Python process (`make stack`)
 
     @property
     def address(self) -> str:
@@ -51,7 +52,8 @@ class Stack:
     def start(self, name: str) -> None:
         log = open(self.logs / f"{name}.log", "ab")  # noqa: SIM115 (kept open with the process)
         self.procs[name] = subprocess.Popen(self.commands[name], env=self.env, stdout=log,
-                                            stderr=subprocess.STDOUT)
+                                            stderr=subprocess.STDOUT,
+                                            start_new_session=self.detach)
         if name in self.addresses:
             wait_healthy(self.addresses[name], self.procs[name], name)
 
@@ -124,12 +126,11 @@ def embedded_stack(**extra_env: str) -> Iterator[Stack]:
 SPLIT_ROLES = ("persistence", "dice", "rules", "matchmaking")
 
 
-@contextlib.contextmanager
-def split_stack(redis_url: str, database_url: str, worker: bool = True,
-                **extra_env: str) -> Iterator[Stack]:
+def start_split(folder: Path, redis_url: str, database_url: str, worker: bool = True,
+                detach: bool = False, ports: dict[str, int] | None = None,
+                **extra_env: str) -> Stack:
     """Every service a process of its own; persistence first, since it migrates the schema."""
-    tmp = Path(tempfile.mkdtemp(prefix="partida-split-"))
-    ports = {role: free_port() for role in SPLIT_ROLES}
+    ports = ports or {role: free_port() for role in SPLIT_ROLES}
     addresses = {role: f"127.0.0.1:{p}" for role, p in ports.items()}
     env = _env(PARTIDA_REDIS_URL=redis_url, PARTIDA_DATABASE_URL=database_url,
                PARTIDA_BROKER_URL=redis_url.rsplit("/", 1)[0] + "/1",
@@ -137,7 +138,8 @@ def split_stack(redis_url: str, database_url: str, worker: bool = True,
                PARTIDA_DICE_ADDRESS=addresses["dice"],
                PARTIDA_PERSISTENCE_ADDRESS=addresses["persistence"],
                PARTIDA_MATCHMAKING_ADDRESS=addresses["matchmaking"], **extra_env)
-    stack = Stack(addresses, env, tmp, redis_url=redis_url, database_url=database_url)
+    stack = Stack(addresses, env, folder, redis_url=redis_url, database_url=database_url,
+                  detach=detach)
     for role, port in ports.items():
         stack.commands[role] = _serve(role, port)
     stack.commands["worker"] = [str(BIN / "celery"), "-A", "partida.ai", "worker",
@@ -149,6 +151,18 @@ def split_stack(redis_url: str, database_url: str, worker: bool = True,
             stack.start(role)
         if worker:
             stack.start("worker")
+    except BaseException:
+        stack.stop()
+        raise
+    return stack
+
+
+@contextlib.contextmanager
+def split_stack(redis_url: str, database_url: str, worker: bool = True,
+                **extra_env: str) -> Iterator[Stack]:
+    tmp = Path(tempfile.mkdtemp(prefix="partida-split-"))
+    stack = start_split(tmp, redis_url, database_url, worker, **extra_env)
+    try:
         yield stack
     finally:
         stack.stop()
