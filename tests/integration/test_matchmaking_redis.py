@@ -2,6 +2,7 @@
 across matcher replicas, expiry, and cancel racing a claim."""
 
 import random
+import socket
 import threading
 import time
 import uuid
@@ -13,6 +14,7 @@ from partida.matchmaking.matcher import Matcher
 from partida.matchmaking.pools import form_matches
 from partida.matchmaking.store import RedisTicketStore
 from partida.matchmaking.tickets import ASSIGNED, CANCELLED, EXPIRED, SEARCHING
+from partida.platform import errors
 from tests.unit.matchmaking.factory import POLICY, RecordingCreator, ticket
 from tests.unit.matchmaking.store_contract import NOW, StoreContract, new, pair
 
@@ -166,3 +168,15 @@ def test_claims_from_a_stale_batch_fail_once_tickets_moved_on(store):
     stale = form_matches(snapshot, NOW + 1, POLICY)  # a replica reading before the claim
     assert [p.ticket_ids for p in stale] == [("a", "b")]
     assert store.claim(stale, NOW + 1, 30) == [False]
+
+
+def test_redis_out_of_reach_is_unavailable_not_unknown():
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        url = f"redis://127.0.0.1:{s.getsockname()[1]}/0"
+    store = RedisTicketStore(url)
+    with pytest.raises(errors.Unavailable):
+        store.get("a")
+    with pytest.raises(errors.Unavailable):
+        store.create(ticket("a"), "r", 5)
+    store.close()

@@ -80,6 +80,8 @@ class Game(ABC, Generic[S]):
         """
         if self.outcome(state) is not None:
             raise IllegalAction("the match is over")
+        if type(seat) is not int:  # True == 1 and 1.0 == 1 in Python: refuse them outright
+            raise IllegalAction("a seat must be an integer")
         if seat not in self.to_act(state):
             raise IllegalAction(f"seat {seat} has no decision to take now")
         if not any(a.id == action_id for a in self.legal_actions(state, seat)):

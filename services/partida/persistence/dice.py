@@ -40,7 +40,7 @@ class DiceStreams:
                 .values(next_position=_Stream.next_position + count)
                 .returning(_Stream.next_position)).scalar_one_or_none()
             if end is None:
-                _missing_or_revealed(s, match_id)
+                raise _missing_or_revealed(s, match_id)
             return int(end) - count
 
     def reveal(self, match_id: str) -> bytes:
@@ -60,7 +60,7 @@ class DiceStreams:
             return rows.dice_stream(row)
 
 
-def _missing_or_revealed(s: Session, match_id: str) -> None:
+def _missing_or_revealed(s: Session, match_id: str) -> Exception:
     if s.get(_Stream, match_id) is None:
-        raise NotFound(f"no dice stream for match {match_id!r}")
-    raise FailedPrecondition(f"the dice stream of match {match_id!r} is revealed")
+        return NotFound(f"no dice stream for match {match_id!r}")
+    return FailedPrecondition(f"the dice stream of match {match_id!r} is revealed")

@@ -11,6 +11,7 @@ from typing import Any
 import grpc
 
 from partida.persistence import convert, validate
+from partida.persistence.records import Page
 from partida.persistence.store import PersistenceStore
 from partida.platform.auth import Authority, Principal, require_player, require_service
 from partida.platform.calls import caller
@@ -25,6 +26,11 @@ DEFAULT_TTL, MIN_TTL, MAX_TTL = 3600, 60, 86400
 def _anyone() -> Principal:
     """Any authenticated caller, player or service."""
     return require_player(caller())
+
+
+def _page_fields(page: Page) -> dict[str, Any]:
+    return {"matches": [convert.match_pb(m) for m in page.matches],
+            "next_page_token": page.next_page_token}
 
 
 class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
@@ -80,9 +86,7 @@ class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
         page = self._store.list_finished(
             validate.identifier("game_id", request.game_id, required=False),
             validate.page_size(request.page_size), validate.page_token(request.page_token))
-        return pb.ListFinishedMatchesResponse(
-            matches=[convert.match_pb(m) for m in page.matches],
-            next_page_token=page.next_page_token)
+        return pb.ListFinishedMatchesResponse(**_page_fields(page))
 
     def GetPlayerHistory(self, request: pb.GetPlayerHistoryRequest,
                          context: Any) -> pb.GetPlayerHistoryResponse:
@@ -90,9 +94,7 @@ class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
         page = self._store.player_history(validate.identifier("player_id", request.player_id),
                                           validate.page_size(request.page_size),
                                           validate.page_token(request.page_token))
-        return pb.GetPlayerHistoryResponse(
-            matches=[convert.match_pb(m) for m in page.matches],
-            next_page_token=page.next_page_token)
+        return pb.GetPlayerHistoryResponse(**_page_fields(page))
 
     def GetRating(self, request: pb.GetRatingRequest, context: Any) -> pb.GetRatingResponse:
         _anyone()

@@ -30,6 +30,14 @@ def _version() -> sa.ScalarSelect[int]:
             .where(models.LogRecord.match_id == models.Match.match_id).scalar_subquery())
 
 
+def _match(session: Session, match_id: str) -> records.Match:
+    found = session.execute(sa.select(models.Match, _version())
+                            .where(models.Match.match_id == match_id)).one_or_none()
+    if found is None:
+        raise NotFound(f"no match {match_id!r}")
+    return rows.match(*found)
+
+
 def _locked_match(session: Session, match_id: str) -> models.Match:
     row = session.get(models.Match, match_id, with_for_update=True)
     if row is None:
@@ -83,11 +91,7 @@ class PersistenceStore(DiceStreams):
 
     def get_match(self, match_id: str) -> records.Match:
         with self._read.begin() as s:
-            found = s.execute(sa.select(models.Match, _version())
-                              .where(models.Match.match_id == match_id)).one_or_none()
-            if found is None:
-                raise NotFound(f"no match {match_id!r}")
-            return rows.match(*found)
+            return _match(s, match_id)
 
     def finish_match(self, match_id: str, outcome: records.Outcome,
                      seed: bytes) -> list[records.Rating]:
@@ -175,13 +179,10 @@ class PersistenceStore(DiceStreams):
 
     def get_match_log(self, match_id: str) -> tuple[records.Match, list[records.LogRecord]]:
         with self._read.begin() as s:
-            found = s.execute(sa.select(models.Match, _version())
-                              .where(models.Match.match_id == match_id)).one_or_none()
-            if found is None:
-                raise NotFound(f"no match {match_id!r}")
+            match = _match(s, match_id)
             log = s.scalars(sa.select(models.LogRecord).filter_by(match_id=match_id)
                             .order_by(models.LogRecord.sequence))
-            return rows.match(*found), [rows.log_record(r) for r in log]
+            return match, [rows.log_record(r) for r in log]
 
     def find_log_record(self, match_id: str, request_id: str) -> records.LogRecord | None:
         with self._read.begin() as s:

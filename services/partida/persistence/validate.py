@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from partida.persistence import records
@@ -129,7 +130,7 @@ def log_record(index: int, value: persistence_pb2.LogRecord) -> records.LogRecor
         created_at=from_timestamp(value.create_time) if value.HasField("create_time") else None)
 
 
-def log_records(values: list[persistence_pb2.LogRecord]) -> list[records.LogRecord]:
+def log_records(values: Sequence[persistence_pb2.LogRecord]) -> list[records.LogRecord]:
     if not 1 <= len(values) <= MAX_RECORDS:
         raise InvalidArgument(f"records must hold 1 to {MAX_RECORDS} records")
     return [log_record(i, r) for i, r in enumerate(values)]

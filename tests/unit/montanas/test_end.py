@@ -117,3 +117,11 @@ def test_resigning_ends_the_shared_defence_as_a_defeat(game):
     assert game.outcome(s).winners == () and "seat 2" in game.outcome(s).reason
     with pytest.raises(IllegalAction):
         game.resign(s, 1)
+
+
+@pytest.mark.parametrize("seat", [True, None, "0", 7])
+def test_only_a_real_seat_can_resign(game, seat):
+    s = position(seats=2, explorers={1: [1, 1]}, hands=[[], []])
+    with pytest.raises(IllegalAction):
+        game.resign(s, seat)
+    assert game.outcome(s) is None

@@ -120,3 +120,9 @@ def test_content_matches_the_monster_and_card_lists():
     assert cards == {"range": 27, "combined": 6, "sniper": 2, "barricade": 2, "arsenal": 2,
                      "head_to_head": 2, "bombs": 2, "redeploy": 2}
     assert [a.terrain for a in CONTENT.board.alleys] == ["water"] * 2 + ["snow"] * 2 + ["ice"] * 2
+
+
+@pytest.mark.parametrize("seats", [True, 2.5, "3", None])
+def test_a_seat_count_must_be_an_integer(game, seats):
+    with pytest.raises(BadSetup):
+        game.new_state("standard", seats, {}, LocalRng(0))

@@ -64,7 +64,7 @@ class Montanas(Game[MontanasState]):
     def new_state(self, scenario: str, seats: int, options: Mapping[str, Any],
                   rng: Rng) -> MontanasState:
         spec = _scenario(scenario)
-        if not spec.min_seats <= seats <= spec.max_seats:
+        if type(seats) is not int or not spec.min_seats <= seats <= spec.max_seats:
             raise BadSetup(f"montanas takes {spec.min_seats}-{spec.max_seats} players, not {seats}")
         unknown = set(options) - set(INFO.options)
         if unknown:
@@ -334,8 +334,8 @@ class Montanas(Game[MontanasState]):
         decision, RULES.md: the book has no resignation in a cooperative game)."""
         if state.phase == OVER:
             raise IllegalAction("the match is over")
-        if not 0 <= seat < state.seats:
-            raise IllegalAction(f"no seat {seat}")
+        if type(seat) is not int or not 0 <= seat < state.seats:
+            raise IllegalAction(f"no seat {seat!r}")
         state.result = {"won": False, "reason": f"seat {seat} gave up the defence"}
         state.phase, state.pending = OVER, {}
         return [Event("match_over", dict(state.result))]

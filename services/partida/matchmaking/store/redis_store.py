@@ -21,8 +21,8 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import redis
@@ -31,6 +31,7 @@ from partida.matchmaking.pools import Proposal
 from partida.matchmaking.store.base import Notifier, TooManyOpen, Watch
 from partida.matchmaking.store.lua import PRELUDE, SCRIPTS
 from partida.matchmaking.tickets import Ticket
+from partida.platform import errors
 
 log = logging.getLogger("partida.matchmaking")
 
@@ -63,7 +64,8 @@ class RedisTicketStore:
         self._r.close()
 
     def _run(self, script: str, *args: Any, client: Any = None) -> Any:
-        return self._scripts[script](args=[self._p, *args], client=client)
+        with _reachable():
+            return self._scripts[script](args=[self._p, *args], client=client)
 
     def create(self, ticket: Ticket, request_id: str, max_open: int) -> Ticket:
         idem = hashlib.sha256(f"{ticket.player_id}\0{request_id}".encode()).hexdigest()
@@ -83,7 +85,8 @@ class RedisTicketStore:
         return stored
 
     def get(self, ticket_id: str) -> Ticket | None:
-        return _decode(self._r.hgetall(self._key(ticket_id)))
+        with _reachable():
+            return _decode(self._r.hgetall(self._key(ticket_id)))
 
     def cancel(self, ticket_id: str) -> Ticket | None:
         self._run("cancel", ticket_id, self._retain)
@@ -150,6 +153,16 @@ class RedisTicketStore:
 
     def _key(self, ticket_id: str) -> str:
         return f"{self._p}:t:{ticket_id}"
+
+
+@contextmanager
+def _reachable() -> Iterator[None]:
+    """Redis out of reach becomes UNAVAILABLE for gRPC callers (a retry may succeed)
+    rather than an opaque UNKNOWN."""
+    try:
+        yield
+    except (redis.ConnectionError, redis.TimeoutError) as e:
+        raise errors.Unavailable(f"the ticket store is out of reach: {e}") from e
 
 
 def _pause(error: BaseException, pubsub: Any, thread: Any) -> None:

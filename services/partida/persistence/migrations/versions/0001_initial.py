@@ -22,7 +22,7 @@ def _col(name: str, type_: sa.types.TypeEngine, nullable: bool = False) -> sa.Co
     return sa.Column(name, type_, nullable=nullable)
 
 
-def _match_of(table: str) -> list[sa.SchemaItem]:
+def _match_of(table: str) -> list[sa.Column | sa.ForeignKeyConstraint]:
     """The match_id column and its cascading foreign key, for the match's child tables."""
     return [_col("match_id", TEXT),
             sa.ForeignKeyConstraint(["match_id"], ["matches.match_id"], ondelete="CASCADE",
