@@ -1,4 +1,5 @@
 """`make bench`: measurements, not tests. Prints figures; asserts nothing about speed.
+(`--games-only` or `--platform-only` runs one half.)
 
 - Las Montañas bot strength: win rate of the heuristic and the random bot over 200 fixed
   seeds per player count (issue 2 asks the heuristic to win clearly more often).
@@ -54,6 +55,15 @@ def engine_speed(game_id: str, matches: int = 100) -> tuple[float, float, float]
 
 
 def main() -> int:
+    if "--platform-only" not in sys.argv:
+        games()
+    if "--games-only" not in sys.argv:
+        import stack_bench  # a sibling module: this file runs as a script
+        stack_bench.main()
+    return 0
+
+
+def games() -> None:
     print("Las Montañas — bot win rates over 200 seeds (standard scenario)")
     print(f"{'players':>7}  {'heuristic win':>13}  {'random win':>10}  "
           f"{'heuristic kills':>15}  {'random kills':>12}")
@@ -70,7 +80,7 @@ def main() -> int:
         p99 = statistics.median(r[2] for r in runs)
         print(f"  {game}: {rate:,.0f} actions/s, apply p50 {p50:.0f} µs, p99 {p99:.0f} µs "
               f"(median of 3 runs of 100 matches)")
-    return 0
+    print()
 
 
 if __name__ == "__main__":

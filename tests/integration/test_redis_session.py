@@ -69,5 +69,14 @@ def test_sessions_share_a_hash_tag_and_expire_when_idle(redis_url):
     store.commit(_session(mid, 1), 0, _events(1, 1, 1), "r", "x")
     client = redis.Redis.from_url(redis_url)
     keys = [k.decode() for k in client.keys(f"match:{{{mid}}}:*")]
-    assert len(keys) == 3 and all(f"{{{mid}}}" in k for k in keys)
-    assert all(0 < client.ttl(k) <= 24 * 3600 for k in keys)
+    assert len(keys) == 2 and all(f"{{{mid}}}" in k for k in keys)
+    assert all(0 < client.ttl(k) <= 60 for k in keys)
+
+
+def test_only_the_last_request_is_remembered(store):
+    mid = uuid.uuid4().hex
+    store.create(_session(mid))
+    store.commit(_session(mid, 1), 0, [], "r1", "one")
+    store.commit(_session(mid, 2), 1, [], "r2", "two")
+    assert store.cached_response(mid, "r2") == "two"
+    assert store.cached_response(mid, "r1") is None  # older repeats are answered from the log

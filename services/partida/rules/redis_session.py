@@ -1,8 +1,9 @@
 """Sessions in Redis: one hash-tagged key family per match, so Redis Cluster shards by match.
 
-  match:{id}:session   hash {version, blob}      the session, compare-and-set by Lua
+  match:{id}:session   hash {version, blob, rid, response}   the session, compare-and-set by
+                       Lua, with the last request's response (an immediate retry is answered
+                       from here; older repeats from the database log)
   match:{id}:events    stream, ids "<seq>-0"     the recent events, trimmed to EVENTS_KEPT
-  match:{id}:req:<rid> string                    a request's first response (idempotency)
   partida:deadlines    sorted set                decision deadlines (match id by time)
 
 Every key of a match expires when the match has been idle for `idle_ttl` seconds.
@@ -15,23 +16,23 @@ from typing import Any
 
 import redis
 
-from partida.rules.session import EVENTS_KEPT, REQUEST_TTL_SECONDS, Session
+from partida.rules.session import EVENTS_KEPT, Session
 
 DEADLINES = "partida:deadlines"
 
-# KEYS: session, events, request key ("" for none)
-# ARGV: expected version, new version, blob, idle ttl, events kept, response, request ttl,
-#       then pairs of (seq, event json)
+# KEYS: session, events
+# ARGV: expected version, new version, blob, idle ttl, events kept, request id ("" for none),
+#       response, then pairs of (seq, event json)
 _COMMIT = """
 local current = redis.call('HGET', KEYS[1], 'version')
 if current ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'blob', ARGV[3])
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'rid', ARGV[6], 'response', ARGV[7]) end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 for i = 8, #ARGV, 2 do
   redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], ARGV[i] .. '-0', 'e', ARGV[i + 1])
 end
 if #ARGV >= 8 then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
-if KEYS[3] ~= '' then redis.call('SET', KEYS[3], ARGV[6], 'EX', ARGV[7]) end
 return 1
 """
 
@@ -67,19 +68,18 @@ class RedisSessionStore:
     def commit(self, session: Session, expected_version: int, events: list[dict[str, Any]],
                request_id: str, response: str) -> bool:
         args: list[Any] = [expected_version, session.version, session.to_json(), self.idle_ttl,
-                           EVENTS_KEPT, response, REQUEST_TTL_SECONDS]
+                           EVENTS_KEPT, request_id, response]
         for e in events:
             args += [e["seq"], json.dumps(e, separators=(",", ":"))]
-        req = _key(session.match_id, f"req:{request_id}") if request_id else ""
-        keys = [_key(session.match_id, "session"), _key(session.match_id, "events"), req]
+        keys = [_key(session.match_id, "session"), _key(session.match_id, "events")]
         return bool(self._commit(keys=keys, args=args))
 
     def invalidate(self, match_id: str) -> None:
         self.r.delete(_key(match_id, "session"))
 
     def cached_response(self, match_id: str, request_id: str) -> str | None:
-        value = self.r.get(_key(match_id, f"req:{request_id}"))
-        return None if value is None else value.decode()
+        rid, response = self.r.hmget(_key(match_id, "session"), "rid", "response")
+        return response.decode() if rid is not None and rid.decode() == request_id else None
 
     def events_after(self, match_id: str, after_seq: int, wait_seconds: float
                      ) -> tuple[list[dict[str, Any]], bool]:

@@ -14,8 +14,7 @@ from collections import defaultdict, deque
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-EVENTS_KEPT = 256          # live events kept per match; older ones are read from the log
-REQUEST_TTL_SECONDS = 24 * 3600
+EVENTS_KEPT = 64           # live events kept per match; older ones are read from the log
 
 
 @dataclass
@@ -86,7 +85,7 @@ class MemorySessionStore:
         self._sessions: dict[str, str] = {}
         self._events: dict[str, deque[dict[str, Any]]] = defaultdict(
             lambda: deque(maxlen=EVENTS_KEPT))
-        self._requests: dict[tuple[str, str], str] = {}
+        self._requests: dict[str, tuple[str, str]] = {}  # match -> last (request id, response)
         self._deadlines: dict[str, float] = {}
 
     def load(self, match_id: str) -> Session | None:
@@ -110,7 +109,7 @@ class MemorySessionStore:
             self._sessions[session.match_id] = session.to_json()
             self._events[session.match_id].extend(events)
             if request_id:
-                self._requests[(session.match_id, request_id)] = response
+                self._requests[session.match_id] = (request_id, response)
             self._lock.notify_all()
             return True
 
@@ -120,7 +119,8 @@ class MemorySessionStore:
 
     def cached_response(self, match_id: str, request_id: str) -> str | None:
         with self._lock:
-            return self._requests.get((match_id, request_id))
+            rid, response = self._requests.get(match_id, ("", ""))
+            return response if rid == request_id else None
 
     def events_after(self, match_id: str, after_seq: int, wait_seconds: float
                      ) -> tuple[list[dict[str, Any]], bool]:

@@ -27,10 +27,9 @@ from partida.engine import (
     Rng,
     Scenario,
     Seat,
-    StreamRng,
     get,
 )
-from partida.engine.bots import RandomBot, play_match
+from partida.engine.bots import play_match
 from partida.games.montanas.bots import HeuristicBot
 
 # ----- toy games -------------------------------------------------------------------------
@@ -467,38 +466,3 @@ def test_bot_delegates_with_its_budget() -> None:
     assert IsmctsBot(iterations=25, seconds=None).choose_from_state(
         spy, NimState(7), 0, LocalRng(1)) in {"take:1", "take:2", "take:3"}
     assert spy.calls["determinize"] == 25
-
-
-# ----- Montañas: strength (slow) -----------------------------------------------------------
-
-MATCH_SEEDS = range(10)
-
-
-def _play_with_search(bot: IsmctsBot, seed: int) -> Outcome:
-    """A solo match on `play_match`'s streams for `seed`, the bot given a determinized state
-    at every decision, as the server does."""
-    seed_bytes = seed.to_bytes(8, "big")
-    rng = StreamRng(seed_bytes, f"local-{seed}")
-    state = MONTANAS.new_state("standard", 1, {}, rng)
-    bot_rng = LocalRng(seed * 1000)
-    while (outcome := MONTANAS.outcome(state)) is None:
-        seat = MONTANAS.to_act(state)[0]
-        seen = MONTANAS.determinize(state, seat, bot_rng)
-        MONTANAS.apply(state, seat, bot.choose_from_state(MONTANAS, seen, seat, bot_rng), rng)
-    return outcome
-
-
-@pytest.mark.slow
-def test_montanas_ismcts_wins_at_least_as_often_as_random() -> None:
-    bot = IsmctsBot(iterations=60, seconds=None,
-                    search=Ismcts(rollout_policy=_heuristic_rollout))
-    started = time.process_time()
-    ismcts = sum(bool(_play_with_search(bot, s).winners) for s in MATCH_SEEDS)
-    spent = time.process_time() - started
-    wins = {name: sum(bool(play_match(MONTANAS, "standard", [b], s)[1].outcome.winners)
-                      for s in MATCH_SEEDS)
-            for name, b in (("random", RandomBot()), ("heuristic", HEURISTIC))}
-    print(f"\nMontañas solo, {len(MATCH_SEEDS)} seeds: ISMCTS(60, heuristic rollouts) "
-          f"{ismcts}, random {wins['random']}, heuristic {wins['heuristic']} "
-          f"({spent:.0f} s CPU for the ISMCTS matches)")
-    assert ismcts >= wins["random"]

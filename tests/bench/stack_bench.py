@@ -1,0 +1,191 @@
+"""Benchmarks of the running platform (issue 3): scripted clients, bots, matchmaking, Redis
+memory, database rows. Each stack is started here as separate processes on this machine.
+
+Client load comes from separate processes, each driving its share of the matches with asyncio
+gRPC calls: ListLegalActions, then SubmitAction of the default action, as a client would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing as mp
+import statistics
+import time
+import uuid
+from dataclasses import dataclass
+
+import grpc
+import redis
+import sqlalchemy as sa
+
+from partida.devstack.servers import postgres_server, redis_server
+from partida.devstack.stack import SECRETS, Stack, embedded_stack, split_stack
+from partida.platform.auth import Authority
+from partida.v1 import common_pb2, rules_pb2, rules_pb2_grpc
+
+AUTHORITY = Authority(SECRETS["PARTIDA_TOKEN_SECRET"], SECRETS["PARTIDA_SERVICE_TOKEN_SECRET"],
+                      {})
+
+
+@dataclass
+class Load:
+    actions: int
+    seconds: float
+    latencies: list[float]  # submit-action round trips, seconds
+
+    @property
+    def rate(self) -> float:
+        return self.actions / self.seconds
+
+    def pct(self, q: float) -> float:
+        s = sorted(self.latencies)
+        return s[int(q * (len(s) - 1))] * 1000 if s else float("nan")
+
+
+def _token(subject: str, service: bool = False) -> tuple[tuple[str, str], ...]:
+    token = (AUTHORITY.service_token(subject) if service
+             else AUTHORITY.player_token(subject, 3600)[0])
+    return (("authorization", f"Bearer {token}"),)
+
+
+async def _create(stub, players: list[str], bots: list[str] = ()) -> str:
+    seats = ([rules_pb2.SeatRequest(player_id=p) for p in players]
+             + [rules_pb2.SeatRequest(bot=b) for b in bots])
+    r = await stub.CreateMatch(rules_pb2.CreateMatchRequest(
+        game_id="montanas", scenario_id="standard", seats=seats, options_json='{"first_seat":0}',
+        request_id=uuid.uuid4().hex), metadata=_token("bench", service=True))
+    return r.match.match_id
+
+
+async def _drive(address: str, matches: int, seconds: float) -> tuple[int, list[float]]:
+    """Keep `matches` two-player matches busy for `seconds`; every action is a client's."""
+    players = [f"bench-{uuid.uuid4().hex[:8]}" for _ in range(2)]
+    meta = {p: _token(p) for p in players}
+    latencies: list[float] = []
+    stop = time.monotonic() + seconds
+    async with grpc.aio.insecure_channel(address) as channel:
+        stub = rules_pb2_grpc.RulesServiceStub(channel)
+
+        async def one_match() -> None:
+            while time.monotonic() < stop:
+                match_id = await _create(stub, players)
+                while time.monotonic() < stop:
+                    legal = None
+                    for seat, p in enumerate(players):
+                        r = await stub.ListLegalActions(rules_pb2.ListLegalActionsRequest(
+                            match_id=match_id, seat=seat), metadata=meta[p])
+                        if r.actions:
+                            legal, who = r, (seat, p)
+                            break
+                    if legal is None:
+                        break  # the match is over: start another
+                    t = time.perf_counter()
+                    await stub.SubmitAction(rules_pb2.SubmitActionRequest(
+                        match_id=match_id, seat=who[0], expected_version=legal.version,
+                        request_id=uuid.uuid4().hex,
+                        action=common_pb2.Action(action_id=legal.default_action_id)),
+                        metadata=meta[who[1]])
+                    latencies.append(time.perf_counter() - t)
+
+        await asyncio.gather(*(one_match() for _ in range(matches)))
+    return len(latencies), latencies
+
+
+def _client_process(args: tuple[str, int, float]) -> tuple[int, list[float]]:
+    return asyncio.run(_drive(*args))
+
+
+def client_load(addresses: list[str], matches: int = 200, seconds: float = 20.0,
+                processes: int = 2) -> Load:
+    """Scripted clients over `processes` processes, spread over the rules replicas given."""
+    jobs = [(addresses[i % len(addresses)], matches // processes, seconds)
+            for i in range(processes)]
+    start = time.monotonic()
+    with mp.get_context("spawn").Pool(processes) as pool:
+        results = pool.map(_client_process, jobs)
+    elapsed = time.monotonic() - start
+    return Load(sum(r[0] for r in results), elapsed, [x for r in results for x in r[1]])
+
+
+async def _bot_matches(address: str, matches: int) -> list[str]:
+    async with grpc.aio.insecure_channel(address) as channel:
+        stub = rules_pb2_grpc.RulesServiceStub(channel)
+        return list(await asyncio.gather(*(_create(stub, [], ["heuristic", "heuristic"])
+                                           for _ in range(matches))))
+
+
+def bot_load(stack: Stack, matches: int = 100, seconds: float = 20.0) -> tuple[float, float]:
+    """All-bot matches for `seconds`: bot actions per second, and the p50 from a decision
+    (the previous record) to the bot's action being applied, from the log's timestamps."""
+    ids = asyncio.run(_bot_matches(stack.address, matches))
+    time.sleep(seconds)
+    engine = sa.create_engine(stack.database_url)
+    with engine.connect() as conn:
+        rows = conn.execute(sa.text(
+            "select match_id, sequence, created_at from log_records where match_id = any(:ids) "
+            "order by match_id, sequence"), {"ids": ids}).all()
+    engine.dispose()
+    gaps, first, last, actions = [], None, None, 0
+    prev: dict[str, object] = {}
+    for match_id, sequence, created in rows:
+        first = created if first is None or created < first else first
+        last = created if last is None or created > last else last
+        if sequence > 0:
+            actions += 1
+            gaps.append((created - prev[match_id]).total_seconds())
+        prev[match_id] = created
+    span = (last - first).total_seconds() if first and last else float("nan")
+    return actions / span, statistics.median(gaps) * 1000 if gaps else float("nan")
+
+
+def redis_bytes_per_match(redis_url: str) -> float:
+    client = redis.Redis.from_url(redis_url)
+    keys = list(client.scan_iter("match:*", count=1000))
+    matches = {k.split(b"}")[0] for k in keys}
+    total = sum(client.memory_usage(k) or 0 for k in keys)
+    return total / max(1, len(matches))
+
+
+def rows_per_action(database_url: str) -> float:
+    engine = sa.create_engine(database_url)
+    with engine.connect() as conn:
+        tables = ["players", "matches", "match_seats", "log_records", "results", "ratings",
+                  "dice_streams"]
+        rows = sum(conn.execute(sa.text(f"select count(*) from {t}")).scalar() for t in tables)
+        actions = conn.execute(sa.text("select count(*) from log_records where sequence > 0")
+                               ).scalar()
+    engine.dispose()
+    return rows / max(1, actions)
+
+
+def run_split(seconds: float = 20.0) -> dict[str, float]:
+    """The multi-process stack on real Redis and PostgreSQL."""
+    out: dict[str, float] = {}
+    with postgres_server() as pg, redis_server() as r, split_stack(r, pg, worker=False) as stack:
+        load = client_load([stack.address], seconds=seconds)
+        out.update(client_actions_per_s=load.rate, submit_p50_ms=load.pct(0.5),
+                   submit_p99_ms=load.pct(0.99))
+        out["redis_bytes_per_live_match"] = redis_bytes_per_match(r)
+        out["db_rows_per_action"] = rows_per_action(pg)
+    with postgres_server() as pg, redis_server() as r, split_stack(r, pg, worker=True) as stack:
+        rate, p50 = bot_load(stack, seconds=seconds)
+        out.update(bot_actions_per_s=rate, bot_turn_p50_ms=p50)
+    return out
+
+
+def run_embedded(seconds: float = 20.0) -> dict[str, float]:
+    with embedded_stack() as stack:
+        load = client_load([stack.address], seconds=seconds)
+    return {"embedded_client_actions_per_s": load.rate,
+            "embedded_submit_p99_ms": load.pct(0.99)}
+
+
+def main() -> None:
+    print("partida platform benchmarks (every service a separate process; 200 concurrent "
+          "2-player matches driven by 2 client processes)")
+    for name, value in {**run_embedded(), **run_split()}.items():
+        print(f"  {name:<32} {value:>10.1f}")
+
+
+if __name__ == "__main__":
+    main()
