@@ -45,16 +45,33 @@ def canonical(data: Json) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
-def random_playout(
+Chooser = Callable[[Game, Any, Seat, LocalRng], str]  # type: ignore[type-arg]
+
+
+def _random_choice(game: Game, state: Any, seat: Seat, chooser: LocalRng) -> str:  # type: ignore[type-arg]
+    actions = game.legal_actions(state, seat)
+    assert actions, f"{game.info.id}: seat {seat} is to act but has no legal action"
+    ids = [a.id for a in actions]
+    assert len(set(ids)) == len(ids), f"{game.info.id}: duplicate action ids"
+    return chooser.choice(ids)
+
+
+def _default_choice(game: Game, state: Any, seat: Seat, chooser: LocalRng) -> str:  # type: ignore[type-arg]
+    return game.default_action(state, seat)
+
+
+def playout(
     game: Game,  # type: ignore[type-arg]
     scenario: str,
     seats: int,
     seed: int,
     max_steps: int,
+    choose: Chooser,
     options: dict[str, Any] | None = None,
     each_step: Callable[[Playout, Seat], None] | None = None,
 ) -> Playout:
-    """Play uniformly random legal actions until the match ends or `max_steps` is reached."""
+    """Play `choose`'s actions until the match ends or `max_steps` is reached. When several
+    seats are to act, one of them is picked at random."""
     p = Playout(game, scenario, seats, seed.to_bytes(8, "big"), f"conf-{seed}", dict(options or {}))
     rng = match_rng(p.seed, p.match_id)
     chooser = LocalRng(seed)
@@ -66,15 +83,24 @@ def random_playout(
         seat = chooser.choice(list(to_act))
         if each_step is not None:
             each_step(p, seat)
-        actions = game.legal_actions(p.state, seat)
-        assert actions, f"{where}: seat {seat} is to act but has no legal action"
-        ids = [a.id for a in actions]
-        assert len(set(ids)) == len(ids), f"{where}: duplicate action ids"
-        action = chooser.choice(actions).id
+        action = choose(game, p.state, seat, chooser)
         game.apply(p.state, seat, action, rng)
         p.log.append((seat, action))
         p.steps += 1
     return p
+
+
+def random_playout(
+    game: Game,  # type: ignore[type-arg]
+    scenario: str,
+    seats: int,
+    seed: int,
+    max_steps: int,
+    options: dict[str, Any] | None = None,
+    each_step: Callable[[Playout, Seat], None] | None = None,
+) -> Playout:
+    """Play uniformly random legal actions until the match ends or `max_steps` is reached."""
+    return playout(game, scenario, seats, seed, max_steps, _random_choice, options, each_step)
 
 
 def replay(p: Playout) -> Any:
@@ -199,22 +225,7 @@ def default_playout(
     each_step: Callable[[Playout, Seat], None] | None = None,
 ) -> Playout:
     """Like `random_playout`, but every seat always takes its `default_action` (all timeouts)."""
-    p = Playout(game, scenario, seats, seed.to_bytes(8, "big"), f"conf-{seed}", dict(options or {}))
-    rng = match_rng(p.seed, p.match_id)
-    chooser = LocalRng(seed)
-    p.state = game.new_state(scenario, seats, p.options, rng)
-    while game.outcome(p.state) is None and p.steps < max_steps:
-        to_act = game.to_act(p.state)
-        where = f"{game.info.id}/{scenario} seed={seed} step={p.steps}"
-        assert to_act, f"{where}: no outcome yet nobody is to act"
-        seat = chooser.choice(list(to_act))
-        if each_step is not None:
-            each_step(p, seat)
-        action = game.default_action(p.state, seat)
-        game.apply(p.state, seat, action, rng)
-        p.log.append((seat, action))
-        p.steps += 1
-    return p
+    return playout(game, scenario, seats, seed, max_steps, _default_choice, options, each_step)
 
 
 @dataclass
