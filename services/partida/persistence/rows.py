@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from datetime import UTC, datetime
+from typing import Any
 
 from partida.persistence import models, records
 
@@ -76,9 +77,10 @@ def log_record(row: models.LogRecord) -> records.LogRecord:
         hash=row.hash)
 
 
-def log_row(match_id: str, value: records.LogRecord, prev_hash: bytes,
-            hash_: bytes) -> models.LogRecord:
-    return models.LogRecord(
+def log_values(match_id: str, value: records.LogRecord, prev_hash: bytes,
+               hash_: bytes) -> dict[str, Any]:
+    """The columns of a log_records row, for a Core insert."""
+    return dict(
         match_id=match_id, sequence=value.sequence, kind=value.kind, seat=value.seat,
         action_id=value.action_id, request_id=value.request_id,
         random_positions=list(value.random_positions),

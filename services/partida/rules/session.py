@@ -11,7 +11,7 @@ import json
 import threading
 import time
 from collections import defaultdict, deque
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 EVENTS_KEPT = 64           # live events kept per match; older ones are read from the log
@@ -48,7 +48,9 @@ class Session:
     spectator: dict[str, Any] | None = None  # lagged state for delayed spectators
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), separators=(",", ":"))
+        data = dict(self.__dict__)
+        data["seats"] = [seat.__dict__ for seat in self.seats]
+        return json.dumps(data, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Session:
