@@ -2,7 +2,8 @@
 memory, database rows. Each stack is started here as separate processes on this machine.
 
 Client load comes from separate processes, each driving its share of the matches with asyncio
-gRPC calls: ListLegalActions, then SubmitAction of the default action, as a client would.
+gRPC calls: ListLegalActions for the seat the last response named, then SubmitAction of its
+default action, as a client would.
 """
 
 from __future__ import annotations
@@ -69,23 +70,20 @@ async def _drive(address: str, matches: int, seconds: float) -> tuple[int, list[
         async def one_match() -> None:
             while time.monotonic() < stop:
                 match_id = await _create(stub, players)
+                seat = 0  # first_seat 0: seat 0 places the first explorer
                 while time.monotonic() < stop:
-                    legal = None
-                    for seat, p in enumerate(players):
-                        r = await stub.ListLegalActions(rules_pb2.ListLegalActionsRequest(
-                            match_id=match_id, seat=seat), metadata=meta[p])
-                        if r.actions:
-                            legal, who = r, (seat, p)
-                            break
-                    if legal is None:
-                        break  # the match is over: start another
+                    legal = await stub.ListLegalActions(rules_pb2.ListLegalActionsRequest(
+                        match_id=match_id, seat=seat), metadata=meta[players[seat]])
                     t = time.perf_counter()
-                    await stub.SubmitAction(rules_pb2.SubmitActionRequest(
-                        match_id=match_id, seat=who[0], expected_version=legal.version,
+                    r = await stub.SubmitAction(rules_pb2.SubmitActionRequest(
+                        match_id=match_id, seat=seat, expected_version=legal.version,
                         request_id=uuid.uuid4().hex,
                         action=common_pb2.Action(action_id=legal.default_action_id)),
-                        metadata=meta[who[1]])
+                        metadata=meta[players[seat]])
                     latencies.append(time.perf_counter() - t)
+                    if not r.decision.seats:
+                        break  # the match is over: start another
+                    seat = r.decision.seats[0]
 
         await asyncio.gather(*(one_match() for _ in range(matches)))
     return len(latencies), latencies

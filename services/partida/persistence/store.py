@@ -18,6 +18,7 @@ from sqlalchemy.orm import InstrumentedAttribute, Session
 from partida.persistence import glicko2, hashchain, models, pages, records, rows
 from partida.persistence.db import WRITE, dialect_insert, session_factory
 from partida.persistence.dice import DiceStreams
+from partida.persistence.group_commit import GroupCommit
 from partida.platform.errors import AlreadyExists, FailedPrecondition, InvalidArgument, NotFound
 
 _FINISHED, _HISTORY = "finished", "history"
@@ -49,7 +50,7 @@ class PersistenceStore(DiceStreams):
     def __init__(self, engine: sa.Engine) -> None:
         self._read = session_factory(engine)
         self._write = session_factory(engine, write=True)
-        self._write_engine = engine.execution_options(**{WRITE: True})
+        self._appends = GroupCommit(engine.execution_options(**{WRITE: True}))
 
     # Players.
 
@@ -157,37 +158,16 @@ class PersistenceStore(DiceStreams):
                    new: Sequence[records.LogRecord]) -> tuple[int, bytes]:
         """Appends records that follow the stored head; returns the new (sequence, hash).
 
-        Core statements rather than ORM objects: this runs once per action played, and the
-        row lock plus one head read plus one insert is all it needs.
+        This runs once per action played, so appends arriving together share a transaction
+        (group commit) and use Core statements rather than ORM objects.
         """
         _check_run(new)
-        match_t, log_t = models.Match.__table__, models.LogRecord.__table__
         try:
-            with self._write_engine.begin() as s:
-                match = s.execute(sa.select(match_t.c.status, match_t.c.seats_json)
-                                  .where(match_t.c.match_id == match_id)
-                                  .with_for_update()).first()
-                if match is None:
-                    raise NotFound(f"no match {match_id!r}")
-                if match.status == models.FINISHED:
-                    raise FailedPrecondition(f"match {match_id!r} is finished")
-                _check_seats(len(rows.seats(match.seats_json)), new)
-                head = s.execute(sa.select(log_t.c.sequence, log_t.c.hash)
-                                 .where(log_t.c.match_id == match_id)
-                                 .order_by(log_t.c.sequence.desc()).limit(1)).first()
-                last, prev = (head.sequence, head.hash) if head else (-1, records.GENESIS)
-                _check_follows(last, new[0].sequence)
-                values = []
-                for record in new:
-                    digest = hashchain.record_hash(prev, match_id, record)
-                    values.append(rows.log_values(match_id, record, prev, digest))
-                    prev = digest
-                s.execute(sa.insert(log_t), values)
+            return self._appends.run(match_id, lambda conn: _append(conn, match_id, new))
         except IntegrityError as e:
             what = "request id" if "request" in str(e.orig) else "sequence"
             raise AlreadyExists(f"a {what} of these records is already taken in match "
                                 f"{match_id!r}; nothing was written") from None
-        return new[-1].sequence, prev
 
     def get_match_log(self, match_id: str) -> tuple[records.Match, list[records.LogRecord]]:
         with self._read.begin() as s:
@@ -251,6 +231,31 @@ class PersistenceStore(DiceStreams):
         with self._read.begin() as s:
             row = s.get(models.Rating, (player_id, game_id))
             return rows.rating(row) if row else records.Rating(player_id, game_id)
+
+
+def _append(conn: sa.Connection, match_id: str,
+            new: Sequence[records.LogRecord]) -> tuple[int, bytes]:
+    """One append inside the group's transaction: lock the match row, read the head, insert."""
+    match_t, log_t = models.Match.__table__, models.LogRecord.__table__
+    match = conn.execute(sa.select(match_t.c.status, match_t.c.seats_json)
+                         .where(match_t.c.match_id == match_id).with_for_update()).first()
+    if match is None:
+        raise NotFound(f"no match {match_id!r}")
+    if match.status == models.FINISHED:
+        raise FailedPrecondition(f"match {match_id!r} is finished")
+    _check_seats(len(rows.seats(match.seats_json)), new)
+    head = conn.execute(sa.select(log_t.c.sequence, log_t.c.hash)
+                        .where(log_t.c.match_id == match_id)
+                        .order_by(log_t.c.sequence.desc()).limit(1)).first()
+    last, prev = (head.sequence, head.hash) if head else (-1, records.GENESIS)
+    _check_follows(last, new[0].sequence)
+    values = []
+    for record in new:
+        digest = hashchain.record_hash(prev, match_id, record)
+        values.append(rows.log_values(match_id, record, prev, digest))
+        prev = digest
+    conn.execute(sa.insert(log_t), values)
+    return new[-1].sequence, prev
 
 
 def _check_run(new: Sequence[records.LogRecord]) -> None:

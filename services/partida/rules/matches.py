@@ -15,7 +15,7 @@ import time
 import uuid
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from partida.engine import Event, Game, IllegalAction, LocalRng, Outcome, get
@@ -44,6 +44,8 @@ class Result:
     version: int
     events: list[dict[str, Any]]   # already projected for the acting seat
     outcome: dict[str, Any] | None
+    to_act: list[int] = field(default_factory=list)  # who decides next
+    deadline: float = 0.0
 
     def to_json(self) -> str:
         return json.dumps(self.__dict__, separators=(",", ":"))
@@ -302,7 +304,8 @@ class Matches:
             s.seed = self.dice.reveal(s.match_id).hex()
         self._advance_spectator(s, game, entry)
         self._arm(s, game, state)
-        result = Result(s.game_id, version, project(stored, seat), s.outcome)
+        result = Result(s.game_id, version, project(stored, seat), s.outcome,
+                        list(game.to_act(state)), s.deadline)
         if not self.sessions.commit(s, expected_version, stored, request_id, result.to_json()):
             self.sessions.invalidate(s.match_id)  # the log has it; the next read rebuilds
         if outcome is not None:

@@ -93,7 +93,8 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
                                      request.request_id, action_id, principal)
         response = rules_pb2.SubmitActionResponse(
             version=result.version,
-            events=[protos.event(result.game_id, e) for e in result.events])
+            events=[protos.event(result.game_id, e) for e in result.events],
+            decision=protos.decision(result.to_act, result.deadline))
         if result.outcome is not None:
             response.outcome.CopyFrom(protos.outcome(result.outcome))
         return response
