@@ -9,9 +9,9 @@ import uuid
 import grpc
 
 from partida.cli.remote import Remote
+from partida.devstack.stack import API_KEY, Stack
 from partida.engine import Action, LocalRng
 from partida.games.montanas.bots import HeuristicBot
-from partida.devstack.stack import API_KEY, Stack
 
 _players = itertools.count()
 

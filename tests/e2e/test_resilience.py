@@ -9,9 +9,9 @@ from concurrent.futures import ThreadPoolExecutor
 import grpc
 import redis
 
+from partida.devstack.servers import free_port
 from partida.rules.audit import audit
 from partida.v1 import matchmaking_pb2_grpc, rules_pb2
-from partida.devstack.servers import free_port
 
 from .play import play_one, play_to_end, player, seat_in_match, wait_for_turn
 

@@ -6,7 +6,11 @@ import pytest
 
 from partida.dice import streams
 from partida.platform.errors import (
-    Aborted, FailedPrecondition, InvalidArgument, NotFound, PermissionDenied,
+    Aborted,
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
 )
 
 from .conftest import ALICE, BOB, BOTS, new_match, play_defaults, rid
