@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from partida.engine.bots import MatchRecord, replay_record
 from partida.engine.errors import BadSetup, IllegalAction
 from partida.engine.game import Game
 from partida.engine.rng import LocalRng, StreamRng
@@ -105,11 +106,9 @@ def random_playout(
 
 def replay(p: Playout) -> Any:
     """Rebuild the final state from the set-up and the action log with the same stream."""
-    rng = match_rng(p.seed, p.match_id)
-    state = p.game.new_state(p.scenario, p.seats, p.options, rng)
-    for seat, action in p.log:
-        p.game.apply(state, seat, action, rng)
-    return state
+    record = MatchRecord(p.game.info.id, p.scenario, p.seats, p.options, p.seed.hex(),
+                         p.match_id, list(p.log))
+    return replay_record(p.game, record)
 
 
 def check_terminates(p: Playout) -> None:
