@@ -19,7 +19,7 @@ import grpc
 import redis
 import sqlalchemy as sa
 
-from partida.devstack.servers import postgres_server, redis_server
+from partida.devstack.servers import free_port, postgres_server, redis_server
 from partida.devstack.stack import SECRETS, Stack, embedded_stack, split_stack
 from partida.platform.auth import Authority
 from partida.v1 import common_pb2, rules_pb2, rules_pb2_grpc
@@ -33,6 +33,7 @@ class Load:
     actions: int
     seconds: float
     latencies: list[float]  # submit-action round trips, seconds
+    errors: int = 0         # calls refused or failed (the client re-read and went on)
 
     @property
     def rate(self) -> float:
@@ -58,38 +59,55 @@ async def _create(stub, players: list[str], bots: list[str] = ()) -> str:
     return r.match.match_id
 
 
-async def _drive(address: str, matches: int, seconds: float) -> tuple[int, list[float]]:
+async def _drive(address: str, matches: int, seconds: float
+                 ) -> tuple[int, list[float], int]:
     """Keep `matches` two-player matches busy for `seconds`; every action is a client's."""
     players = [f"bench-{uuid.uuid4().hex[:8]}" for _ in range(2)]
     meta = {p: _token(p) for p in players}
     latencies: list[float] = []
+    errors = 0
     stop = time.monotonic() + seconds
     async with grpc.aio.insecure_channel(address) as channel:
         stub = rules_pb2_grpc.RulesServiceStub(channel)
 
         async def one_match() -> None:
+            nonlocal errors
             while time.monotonic() < stop:
-                match_id = await _create(stub, players)
-                seat = 0  # first_seat 0: seat 0 places the first explorer
-                while time.monotonic() < stop:
-                    legal = await stub.ListLegalActions(rules_pb2.ListLegalActionsRequest(
-                        match_id=match_id, seat=seat), metadata=meta[players[seat]])
-                    t = time.perf_counter()
-                    r = await stub.SubmitAction(rules_pb2.SubmitActionRequest(
-                        match_id=match_id, seat=seat, expected_version=legal.version,
-                        request_id=uuid.uuid4().hex,
-                        action=common_pb2.Action(action_id=legal.default_action_id)),
-                        metadata=meta[players[seat]])
-                    latencies.append(time.perf_counter() - t)
-                    if not r.decision.seats:
-                        break  # the match is over: start another
-                    seat = r.decision.seats[0]
+                try:
+                    match_id = await _create(stub, players)
+                except grpc.aio.AioRpcError:
+                    errors += 1
+                    continue
+                seat: int | None = 0  # first_seat 0: seat 0 places the first explorer
+                while time.monotonic() < stop and seat is not None:
+                    try:
+                        seat = await _act(stub, match_id, seat, players, meta, latencies)
+                    except grpc.aio.AioRpcError:
+                        errors += 1  # read who is to act again and carry on
+                        view = await stub.GetView(rules_pb2.GetViewRequest(
+                            match_id=match_id, seat=0), metadata=meta[players[0]])
+                        seat = view.decision.seats[0] if view.decision.seats else None
 
         await asyncio.gather(*(one_match() for _ in range(matches)))
-    return len(latencies), latencies
+    return len(latencies), latencies, errors
 
 
-def _client_process(args: tuple[str, int, float]) -> tuple[int, list[float]]:
+async def _act(stub, match_id: str, seat: int, players: list[str], meta: dict,
+               latencies: list[float]) -> int | None:
+    """List the seat's actions, submit its default; returns who decides next (None: over)."""
+    legal = await stub.ListLegalActions(rules_pb2.ListLegalActionsRequest(
+        match_id=match_id, seat=seat), metadata=meta[players[seat]])
+    t = time.perf_counter()
+    r = await stub.SubmitAction(rules_pb2.SubmitActionRequest(
+        match_id=match_id, seat=seat, expected_version=legal.version,
+        request_id=uuid.uuid4().hex,
+        action=common_pb2.Action(action_id=legal.default_action_id)),
+        metadata=meta[players[seat]])
+    latencies.append(time.perf_counter() - t)
+    return r.decision.seats[0] if r.decision.seats else None
+
+
+def _client_process(args: tuple[str, int, float]) -> tuple[int, list[float], int]:
     return asyncio.run(_drive(*args))
 
 
@@ -102,7 +120,8 @@ def client_load(addresses: list[str], matches: int = 200, seconds: float = 20.0,
     with mp.get_context("spawn").Pool(processes) as pool:
         results = pool.map(_client_process, jobs)
     elapsed = time.monotonic() - start
-    return Load(sum(r[0] for r in results), elapsed, [x for r in results for x in r[1]])
+    return Load(sum(r[0] for r in results), elapsed, [x for r in results for x in r[1]],
+                sum(r[2] for r in results))
 
 
 async def _bot_matches(address: str, matches: int) -> list[str]:
@@ -156,13 +175,22 @@ def rows_per_action(database_url: str) -> float:
     return rows / max(1, actions)
 
 
+def add_rules_replica(stack: Stack) -> str:
+    """Start one more rules process (the service is stateless: sessions live in Redis)."""
+    port = free_port()
+    stack.commands["rules-2"] = [*stack.commands["rules"][:-1], str(port)]
+    stack.addresses["rules-2"] = f"127.0.0.1:{port}"
+    stack.start("rules-2")
+    return stack.addresses["rules-2"]
+
+
 def run_split(seconds: float = 20.0) -> dict[str, float]:
-    """The multi-process stack on real Redis and PostgreSQL."""
+    """The multi-process stack on real Redis and PostgreSQL, with two rules replicas."""
     out: dict[str, float] = {}
     with postgres_server() as pg, redis_server() as r, split_stack(r, pg, worker=False) as stack:
-        load = client_load([stack.address], seconds=seconds)
+        load = client_load([stack.address, add_rules_replica(stack)], seconds=seconds)
         out.update(client_actions_per_s=load.rate, submit_p50_ms=load.pct(0.5),
-                   submit_p99_ms=load.pct(0.99))
+                   submit_p99_ms=load.pct(0.99), client_errors=load.errors)
         out["redis_bytes_per_live_match"] = redis_bytes_per_match(r)
         out["db_rows_per_action"] = rows_per_action(pg)
     with postgres_server() as pg, redis_server() as r, split_stack(r, pg, worker=True) as stack:
@@ -175,12 +203,12 @@ def run_embedded(seconds: float = 20.0) -> dict[str, float]:
     with embedded_stack() as stack:
         load = client_load([stack.address], seconds=seconds)
     return {"embedded_client_actions_per_s": load.rate,
-            "embedded_submit_p99_ms": load.pct(0.99)}
+            "embedded_submit_p99_ms": load.pct(0.99), "embedded_client_errors": load.errors}
 
 
 def main() -> None:
-    print("partida platform benchmarks (every service a separate process; 200 concurrent "
-          "2-player matches driven by 2 client processes)")
+    print("partida platform benchmarks (every service a separate process, two rules replicas in "
+          "the split stack; 200 concurrent 2-player matches driven by 2 client processes)")
     for name, value in {**run_embedded(), **run_split()}.items():
         print(f"  {name:<32} {value:>10.1f}")
 

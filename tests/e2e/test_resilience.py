@@ -83,3 +83,26 @@ def test_a_killed_workers_turn_is_still_played(own_split_stack):
         assert time.monotonic() < deadline, "the queued bot turn was never played"
         time.sleep(0.05)
     assert wait_for_turn(alice, match_id, seat) is not None
+
+
+def test_with_persistence_down_actions_are_refused_as_unavailable_then_retried(
+        own_split_stack):
+    """Nothing is acknowledged that is not durable: while the database side is down the
+    client gets UNAVAILABLE, and the same request succeeds once it is back."""
+    stack = own_split_stack
+    alice = player(stack)
+    match_id, seat = seat_in_match(alice, seats=2)
+    wait_for_turn(alice, match_id, seat)
+    legal = alice.legal(match_id, seat)
+    stack.kill("persistence")
+    request_id = "retry-me"
+    try:
+        alice.submit(match_id, seat, legal.version, request_id, legal.default_action_id)
+    except grpc.RpcError as e:
+        assert e.code() == grpc.StatusCode.UNAVAILABLE
+    else:
+        raise AssertionError("an action was acknowledged while persistence was down")
+    assert alice.view(match_id, seat)[0] == legal.version
+    stack.start("persistence")
+    done = alice.submit(match_id, seat, legal.version, request_id, legal.default_action_id)
+    assert done.version == legal.version + 1

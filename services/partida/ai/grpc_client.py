@@ -19,7 +19,8 @@ class GrpcRulesClient:
         self.timeout = timeout
 
     def _call(self, method: str, request: Any) -> Any:
-        return getattr(self.stub, method)(request, metadata=self.metadata, timeout=self.timeout)
+        return getattr(self.stub, method)(request, metadata=self.metadata, timeout=self.timeout,
+                                          wait_for_ready=True)
 
     def snapshot(self, match_id: str, seat: int) -> SeatSnapshot:
         match = self._call("GetMatch", rules_pb2.GetMatchRequest(match_id=match_id)).match

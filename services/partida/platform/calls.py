@@ -73,6 +73,8 @@ class CallContextInterceptor(grpc.ServerInterceptor):
                 return behavior(request, context)
             except ServiceError as e:
                 context.abort(e.code, e.message)
+            except grpc.RpcError as e:  # a service this one depends on failed or timed out
+                context.abort(grpc.StatusCode.UNAVAILABLE, _downstream(e))
             finally:
                 _reset(tokens)
         return call
@@ -86,9 +88,17 @@ class CallContextInterceptor(grpc.ServerInterceptor):
                 yield from behavior(request, context)
             except ServiceError as e:
                 context.abort(e.code, e.message)
+            except grpc.RpcError as e:
+                context.abort(grpc.StatusCode.UNAVAILABLE, _downstream(e))
             finally:
                 _reset(tokens)
         return call
+
+
+def _downstream(e: grpc.RpcError) -> str:
+    code = e.code() if hasattr(e, "code") else None
+    name = code.name if code is not None else "an error"
+    return f"a service this call depends on answered {name}; retry with the same request id"
 
 
 def _reset(tokens: list[Any]) -> None:

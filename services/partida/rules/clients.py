@@ -33,7 +33,10 @@ class _Client:
         self.timeout = timeout
 
     def call(self, method: str, request: Any) -> Any:
-        return getattr(self.stub, method)(request, metadata=self.metadata, timeout=self.timeout)
+        # wait_for_ready: a service restarting is waited for (up to the timeout) instead of
+        # failing at once while the channel backs off.
+        return getattr(self.stub, method)(request, metadata=self.metadata, timeout=self.timeout,
+                                          wait_for_ready=True)
 
 
 class DiceClient(_Client):
@@ -83,7 +86,7 @@ def record_from_proto(r: persistence_pb2.LogRecord) -> LogEntry:
 
 
 class LedgerClient(_Client):
-    def __init__(self, channel: grpc.Channel, token: str, timeout: float = 10.0) -> None:
+    def __init__(self, channel: grpc.Channel, token: str, timeout: float = 5.0) -> None:
         super().__init__(persistence_pb2_grpc.PersistenceServiceStub(channel), token, timeout)
 
     def record_match(self, session: Session) -> None:
