@@ -60,6 +60,9 @@ class GroupCommit:
     def _write(self, batch: list[_Pending]) -> None:
         try:
             with self._engine.begin() as conn:
+                if len(batch) == 1:  # alone: its own transaction, no savepoint needed
+                    batch[0].result = batch[0].work(conn)
+                    return
                 for item in batch:
                     try:
                         with conn.begin_nested():
