@@ -61,9 +61,8 @@ async def _create(stub, players: list[str], bots: list[str] = ()) -> str:
 
 async def _drive(address: str, matches: int, seconds: float
                  ) -> tuple[int, list[float], int]:
-    """Keep `matches` two-player matches busy for `seconds`; every action is a client's."""
-    players = [f"bench-{uuid.uuid4().hex[:8]}" for _ in range(2)]
-    meta = {p: _token(p) for p in players}
+    """Keep `matches` two-player matches busy for `seconds`; every action is a client's.
+    Each match has players of its own, as separate people would."""
     latencies: list[float] = []
     errors = 0
     stop = time.monotonic() + seconds
@@ -72,6 +71,8 @@ async def _drive(address: str, matches: int, seconds: float
 
         async def one_match() -> None:
             nonlocal errors
+            players = [f"bench-{uuid.uuid4().hex[:8]}" for _ in range(2)]
+            meta = {p: _token(p) for p in players}
             while time.monotonic() < stop:
                 try:
                     match_id = await _create(stub, players)

@@ -17,6 +17,7 @@ import grpc
 
 from partida.platform.auth import Authority
 from partida.platform.config import Settings
+from partida.platform.ratelimit import RateLimiter
 from partida.platform.server import Registration, Server
 
 log = logging.getLogger("partida.assembly")
@@ -158,7 +159,8 @@ def build(role: str, cfg: Settings) -> Process:
         _matchmaking(cfg, auth, store, matches, regs, proc)
     proc.server = Server(regs, auth, f"{cfg.host}:{cfg.port}",
                          max_workers=256 if role in ("all", "rules") else 64,
-                         max_message_bytes=cfg.max_message_bytes)
+                         max_message_bytes=cfg.max_message_bytes,
+                         limiter=RateLimiter(cfg.player_rate_limit, cfg.player_rate_burst))
     return proc
 
 

@@ -12,7 +12,8 @@ from typing import Any
 import grpc
 
 from partida.platform.auth import Authority, Principal
-from partida.platform.errors import ServiceError, Unauthenticated
+from partida.platform.errors import ResourceExhausted, ServiceError, Unauthenticated
+from partida.platform.ratelimit import RateLimiter
 
 log = logging.getLogger("partida.calls")
 
@@ -28,8 +29,9 @@ def caller() -> Principal | None:
 class CallContextInterceptor(grpc.ServerInterceptor):
     """Authenticates the bearer token if present, names the call, maps ServiceError."""
 
-    def __init__(self, authority: Authority) -> None:
+    def __init__(self, authority: Authority, limiter: RateLimiter | None = None) -> None:
         self._authority = authority
+        self._limiter = limiter
 
     def intercept_service(self, continuation: Callable[..., Any],
                           details: grpc.HandlerCallDetails) -> Any:
@@ -61,6 +63,9 @@ class CallContextInterceptor(grpc.ServerInterceptor):
             if scheme.lower() != "bearer" or not token:
                 raise Unauthenticated("authorization must be 'Bearer <token>'")
             principal = self._authority.verify(token.strip())
+        if (principal is not None and not principal.is_service and self._limiter is not None
+                and not self._limiter.allow(principal.subject)):
+            raise ResourceExhausted("too many requests from this player; slow down")
         rid = metadata.get("x-request-id") or uuid.uuid4().hex
         return [principal_var.set(principal), request_id_var.set(rid)]
 

@@ -44,6 +44,9 @@ class Settings(BaseSettings):
     bot_fill_after_seconds: float = Field(default=10.0, ge=0)
     max_message_bytes: int = Field(default=1 << 20, ge=1024)
     shutdown_grace_seconds: float = Field(default=10.0, ge=0)
+    # Requests per second each player may make to one process (0: unlimited), and the burst.
+    player_rate_limit: float = Field(default=200.0, ge=0)
+    player_rate_burst: float = Field(default=400.0, ge=1)
 
     def integrators(self) -> dict[str, str]:
         """API key -> integrator name."""

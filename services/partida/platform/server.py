@@ -15,6 +15,7 @@ from grpc_reflection.v1alpha import reflection
 
 from partida.platform.auth import Authority
 from partida.platform.calls import CallContextInterceptor
+from partida.platform.ratelimit import RateLimiter
 
 log = logging.getLogger("partida.server")
 
@@ -33,12 +34,13 @@ class Server:
 
     def __init__(self, registrations: Sequence[Registration], authority: Authority,
                  address: str, max_workers: int = 64, max_message_bytes: int = 1 << 20,
-                 interceptors: Sequence[grpc.ServerInterceptor] = ()) -> None:
+                 interceptors: Sequence[grpc.ServerInterceptor] = (),
+                 limiter: RateLimiter | None = None) -> None:
         self.health = health.HealthServicer()
         self._names = [r.service_name for r in registrations]
         self.server = grpc.server(
             futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="grpc"),
-            interceptors=[*interceptors, CallContextInterceptor(authority)],
+            interceptors=[*interceptors, CallContextInterceptor(authority, limiter)],
             options=[("grpc.max_receive_message_length", max_message_bytes),
                      ("grpc.max_send_message_length", max_message_bytes * 8),
                      ("grpc.so_reuseport", 0)],
