@@ -1,7 +1,8 @@
 """Las Montañas de la Locura as an engine: set-up, the turn sequence, decisions and views.
 
-Rulebook headings cited: "Game Preparation", "Playing Order", "Cards", "Damage Points",
-"Monsters and Special Tokens Come into Play", "Boat", "Special Tokens", "Monster Tokens".
+Cites the rulebook by heading: set-up in "Game Preparation", the turn in "Playing Order",
+cards in "Cards", harm in "Damage Points", new tiles in "Monsters and Special Tokens Come into
+Play", the ship in "Boat", specials in "Special Tokens", monsters in "Monster Tokens".
 """
 
 from __future__ import annotations
