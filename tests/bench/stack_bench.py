@@ -195,8 +195,10 @@ def run_split(seconds: float = 20.0) -> dict[str, float]:
         out["redis_bytes_per_live_match"] = redis_bytes_per_match(r)
         out["db_rows_per_action"] = rows_per_action(pg)
     with postgres_server() as pg, redis_server() as r, split_stack(r, pg, worker=True) as stack:
+        _, alone = bot_load(stack, matches=1, seconds=seconds / 2)
         rate, p50 = bot_load(stack, seconds=seconds)
-        out.update(bot_actions_per_s=rate, bot_turn_p50_ms=p50)
+        out.update(bot_turn_p50_ms_one_match=alone, bot_actions_per_s=rate,
+                   bot_turn_p50_ms_100_matches=p50)
     return out
 
 
