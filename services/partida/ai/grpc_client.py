@@ -23,17 +23,13 @@ class GrpcRulesClient:
                                           wait_for_ready=True)
 
     def snapshot(self, match_id: str, seat: int) -> SeatSnapshot:
-        match = self._call("GetMatch", rules_pb2.GetMatchRequest(match_id=match_id)).match
         view = self._call("GetView", rules_pb2.GetViewRequest(match_id=match_id, seat=seat))
         legal = self._call("ListLegalActions",
                            rules_pb2.ListLegalActionsRequest(match_id=match_id, seat=seat))
-        meta = match.seats[seat]
-        is_bot = meta.controller == common_pb2.SEAT_CONTROLLER_BOT
         return SeatSnapshot(
             version=legal.version, to_act=list(legal.decision.seats),
-            bot=meta.bot if is_bot else "", view=json.loads(view.view.data_json),
-            actions=[Action(a.action_id, a.description) for a in legal.actions],
-            game_id=match.game_id)
+            view=json.loads(view.view.data_json),
+            actions=[Action(a.action_id, a.description) for a in legal.actions])
 
     def bot_state(self, match_id: str, seat: int) -> tuple[int, dict[str, Any]]:
         r = self._call("GetBotState", rules_pb2.GetBotStateRequest(match_id=match_id, seat=seat))

@@ -22,11 +22,9 @@ class LocalRulesClient:
         self.matches = matches
 
     def snapshot(self, match_id: str, seat: int) -> SeatSnapshot:
-        s, view, to_act, _ = self.matches.view(match_id, seat, BOT_PRINCIPAL)
-        _, actions, _, _ = self.matches.legal(match_id, seat, BOT_PRINCIPAL)
-        meta = s.seats[seat]
-        return SeatSnapshot(s.version, to_act, meta.bot if meta.controller == "bot" else "",
-                            view, actions, s.game_id)
+        _, view, _, _ = self.matches.view(match_id, seat, BOT_PRINCIPAL)
+        s, actions, _, to_act = self.matches.legal(match_id, seat, BOT_PRINCIPAL)
+        return SeatSnapshot(s.version, to_act, view, actions)
 
     def bot_state(self, match_id: str, seat: int) -> tuple[int, dict[str, Any]]:
         return self.matches.bot_state(match_id, seat)  # type: ignore[no-any-return]
@@ -49,13 +47,14 @@ class ThreadBotScheduler:
     def bind(self, matches: Any) -> None:
         self.client = LocalRulesClient(matches)
 
-    def schedule(self, match_id: str, seat: int, version: int) -> None:
-        self._pool.submit(self._run, match_id, seat, version)
+    def schedule(self, match_id: str, seat: int, version: int, game_id: str,
+                 bot: str) -> None:
+        self._pool.submit(self._run, match_id, seat, version, game_id, bot)
 
-    def _run(self, match_id: str, seat: int, version: int) -> None:
+    def _run(self, match_id: str, seat: int, version: int, game_id: str, bot: str) -> None:
         assert self.client is not None
         try:
-            play_turn(self.client, match_id, seat, version)
+            play_turn(self.client, match_id, seat, version, game_id, bot)
         except ServiceError as e:
             log.info("bot turn %s seat %s v%s: %s", match_id, seat, version, e.message)
         except Exception:  # a bug in a bot must not kill the pool

@@ -15,8 +15,10 @@ from partida.platform.config import settings
 
 log = logging.getLogger("partida.bots")
 
-# Refusals that mean the turn is no longer wanted: the match moved on or is over.
-_HARMLESS = {grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION}
+# Refusals that mean the turn is no longer wanted: the match moved on or is over, or the
+# seat went back to its player.
+_HARMLESS = {grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION,
+             grpc.StatusCode.PERMISSION_DENIED}
 _TRANSIENT = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED,
               grpc.StatusCode.RESOURCE_EXHAUSTED}
 
@@ -35,9 +37,9 @@ def _client() -> GrpcRulesClient:
 
 @app.task(name="partida.play_turn", autoretry_for=(TransientRulesError,), retry_backoff=0.2,
           retry_backoff_max=5, retry_jitter=True, max_retries=8)
-def play_turn_task(match_id: str, seat: int, version: int) -> str:
+def play_turn_task(match_id: str, seat: int, version: int, game_id: str, bot: str) -> str:
     try:
-        return play_turn(_client(), match_id, seat, version)
+        return play_turn(_client(), match_id, seat, version, game_id, bot)
     except grpc.RpcError as e:
         code = e.code()
         if code in _HARMLESS:
@@ -50,5 +52,6 @@ def play_turn_task(match_id: str, seat: int, version: int) -> str:
 class CeleryBotScheduler:
     """What the rules service uses to queue bot turns on the broker."""
 
-    def schedule(self, match_id: str, seat: int, version: int) -> None:
-        play_turn_task.apply_async(args=(match_id, seat, version))
+    def schedule(self, match_id: str, seat: int, version: int, game_id: str,
+                 bot: str) -> None:
+        play_turn_task.apply_async(args=(match_id, seat, version, game_id, bot))

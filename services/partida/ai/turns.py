@@ -20,10 +20,8 @@ from partida.engine import Action, LocalRng, get
 class SeatSnapshot:
     version: int
     to_act: Sequence[int]
-    bot: str                    # "" when the seat is not bot-controlled
     view: Mapping[str, Any]
     actions: Sequence[Action]
-    game_id: str
 
 
 class RulesClient(Protocol):
@@ -41,23 +39,24 @@ def request_id(match_id: str, version: int, seat: int) -> str:
     return f"bot:{version}:{seat}:{match_id}"[:128]
 
 
-def play_turn(client: RulesClient, match_id: str, seat: int, version: int,
-              seed: int | None = None) -> str:
-    """Play the seat's decision at `version`; returns what happened, for logs and metrics."""
+def play_turn(client: RulesClient, match_id: str, seat: int, version: int, game_id: str,
+              bot_name: str, seed: int | None = None) -> str:
+    """Play the seat's decision at `version`; returns what happened, for logs and metrics.
+
+    The task carries the game and the bot, so a turn costs two reads and a submit; if the
+    seat was given back to its player meanwhile, the rules service refuses the submit."""
     snap = client.snapshot(match_id, seat)
     if snap.version != version:
         return "stale"
     if seat not in snap.to_act:
         return "not-to-act"
-    if not snap.bot:
-        return "not-a-bot"
     rng = LocalRng(seed if seed is not None else time.time_ns())
-    bot = make_bot(snap.game_id, snap.bot)
-    if snap.bot == SEARCH_BOT:
+    bot = make_bot(game_id, bot_name)
+    if bot_name == SEARCH_BOT:
         state_version, state = client.bot_state(match_id, seat)
         if state_version != version:
             return "stale"
-        game = get(snap.game_id)
+        game = get(game_id)
         action = bot.choose_from_state(game, game.state_from_dict(state), seat, rng)
     else:
         action = bot.choose(snap.view, snap.actions, rng)

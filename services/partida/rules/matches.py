@@ -333,7 +333,7 @@ class Matches:
             return
         for seat in game.to_act(state):
             if s.seats[seat].controller == "bot":
-                self.bots.schedule(s.match_id, seat, s.version)
+                self.bots.schedule(s.match_id, seat, s.version, s.game_id, s.seats[seat].bot)
 
     # ----- spectators ---------------------------------------------------------------------
     def _advance_spectator(self, s: Session, game: Game, entry: LogEntry) -> None:

@@ -60,4 +60,5 @@ class Ledger(Protocol):
 
 
 class BotScheduler(Protocol):
-    def schedule(self, match_id: str, seat: int, version: int) -> None: ...
+    def schedule(self, match_id: str, seat: int, version: int, game_id: str,
+                 bot: str) -> None: ...
