@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import time
 import uuid
 
 import grpc
@@ -121,3 +122,21 @@ def test_spectators_and_other_seats_get_no_hidden_data(stack):
             break
     stream.cancel()
     assert seen > 0
+
+
+def test_a_seat_handed_to_a_bot_is_played_and_taken_back(stack):
+    alice = player(stack)
+    match_id, seat = seat_in_match(alice, seats=2)
+    version, _ = wait_for_turn(alice, match_id, seat)
+
+    def controller(kind):
+        return alice.call(alice.rules, "SetSeatController", rules_pb2.SetSeatControllerRequest(
+            match_id=match_id, seat=seat, controller=kind, bot="heuristic")).seat
+
+    assert controller(common_pb2.SEAT_CONTROLLER_BOT).controller == common_pb2.SEAT_CONTROLLER_BOT
+    deadline = time.monotonic() + 30
+    while alice.view(match_id, seat)[0] == version:  # the bot plays the seat's decision
+        assert time.monotonic() < deadline, "the bot never played the handed-over seat"
+        time.sleep(0.02)
+    back = controller(common_pb2.SEAT_CONTROLLER_HUMAN)
+    assert back.controller == common_pb2.SEAT_CONTROLLER_HUMAN and back.player_id

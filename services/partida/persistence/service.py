@@ -44,6 +44,14 @@ class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
         self._store.record_match(validate.new_match(request.match))
         return pb.RecordMatchResponse()
 
+    def UpdateSeat(self, request: pb.UpdateSeatRequest, context: Any) -> pb.UpdateSeatResponse:
+        require_service(caller())
+        match_id = validate.identifier("match_id", request.match_id)
+        if not request.HasField("seat"):
+            raise InvalidArgument("seat is required")
+        self._store.update_seat(match_id, validate.seat(request.seat.seat, request.seat))
+        return pb.UpdateSeatResponse()
+
     def AppendLog(self, request: pb.AppendLogRequest, context: Any) -> pb.AppendLogResponse:
         require_service(caller())
         match_id = validate.identifier("match_id", request.match_id)

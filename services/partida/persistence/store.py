@@ -95,6 +95,20 @@ class PersistenceStore(DiceStreams):
         with self._read.begin() as s:
             return _match(s, match_id)
 
+    def update_seat(self, match_id: str, seat: records.Seat) -> None:
+        """Records who controls a seat now; the seat's player cannot change."""
+        with self._write.begin() as s:
+            row = _locked_match(s, match_id)
+            if row.status == models.FINISHED:
+                raise FailedPrecondition(f"match {match_id!r} is finished")
+            seats = list(rows.seats(row.seats_json))
+            if not 0 <= seat.seat < len(seats):
+                raise InvalidArgument(f"match {match_id!r} has no seat {seat.seat}")
+            if seat.player_id != seats[seat.seat].player_id:
+                raise InvalidArgument("a seat's player cannot change")
+            seats[seat.seat] = seat
+            row.seats_json = rows.seats_json(tuple(seats))
+
     def finish_match(self, match_id: str, outcome: records.Outcome,
                      seed: bytes) -> list[records.Rating]:
         """Closes the match, stores results and updates ratings, all at once. Repeating it

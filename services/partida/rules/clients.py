@@ -105,6 +105,10 @@ class LedgerClient(_Client):
         self.call("FinishMatch", persistence_pb2.FinishMatchRequest(
             match_id=match_id, outcome=protos.outcome(outcome), dice_seed=seed))
 
+    def update_seat(self, match_id: str, index: int, seat: SeatMeta) -> None:
+        self.call("UpdateSeat", persistence_pb2.UpdateSeatRequest(
+            match_id=match_id, seat=protos.seat(index, seat)))
+
     def load_match(self, match_id: str) -> tuple[Session, list[LogEntry]] | None:
         try:
             r = self.call("GetMatchLog", persistence_pb2.GetMatchLogRequest(match_id=match_id))

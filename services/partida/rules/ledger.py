@@ -69,6 +69,10 @@ class LocalLedger:
     def finish_match(self, match_id: str, outcome: dict[str, Any], seed: bytes) -> None:
         self.store.finish_match(match_id, to_outcome(outcome), seed)
 
+    def update_seat(self, match_id: str, index: int, seat: SeatMeta) -> None:
+        self.store.update_seat(match_id, records.Seat(index, seat.player_id, seat.controller,
+                                                      seat.bot))
+
     def load_match(self, match_id: str) -> tuple[Session, list[LogEntry]] | None:
         try:
             match, log = self.store.get_match_log(match_id)

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from partida.ai.bots import default_bot
 from partida.engine import Event, Game, IllegalAction, LocalRng, Outcome, get
 from partida.engine.errors import BadSetup, UnknownGame
 from partida.platform.auth import Principal
@@ -236,7 +237,8 @@ class Matches:
             meta = s.seats[seat]
             if controller == "human" and not meta.player_id:
                 raise FailedPrecondition(f"seat {seat} has no player to give it back to")
-            meta.controller, meta.bot = controller, (bot or meta.bot or "heuristic")
+            meta.controller, meta.bot = controller, (bot or meta.bot or default_bot(s.game_id))
+            self.ledger.update_seat(match_id, seat, meta)  # durable first: rebuilds keep it
             if not self.sessions.commit(s, s.version, [], "", ""):
                 raise Aborted("the match moved on; try again")
             state = game.state_from_dict(s.state)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from partida.rules.session import Session
+from partida.rules.session import SeatMeta, Session
 
 
 @dataclass
@@ -50,6 +50,8 @@ class Ledger(Protocol):
         """Durably append; raises platform.errors.AlreadyExists if a sequence is taken."""
 
     def finish_match(self, match_id: str, outcome: dict[str, Any], seed: bytes) -> None: ...
+
+    def update_seat(self, match_id: str, index: int, seat: SeatMeta) -> None: ...
 
     def load_match(self, match_id: str) -> tuple[Session, list[LogEntry]] | None:
         """The match as created (version 0, no state) and its whole log, or None."""

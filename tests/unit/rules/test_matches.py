@@ -167,3 +167,22 @@ def test_a_seat_handed_to_a_bot_and_taken_back(matches):
         matches.set_controller(s.match_id, 1, "human", "", ALICE)
     matches.set_controller(s.match_id, 1, "human", "", BOB)
     assert matches.session(s.match_id).seats[1].controller == "human"
+
+
+def test_a_seat_handed_to_a_bot_stays_a_bots_after_a_rebuild(matches, store):
+    s = new_match(matches)
+    matches.set_controller(s.match_id, 1, "bot", "random", BOB)
+    matches.sessions.invalidate(s.match_id)  # e.g. Redis flushed
+    rebuilt = matches.session(s.match_id)
+    assert (rebuilt.seats[1].controller, rebuilt.seats[1].bot) == ("bot", "random")
+    assert store.get_match(s.match_id).seats[1].controller == "bot"
+
+
+def test_a_seats_player_cannot_be_changed_in_the_record(matches, store):
+    from partida.persistence import records
+    s = new_match(matches)
+    with pytest.raises(InvalidArgument):
+        store.update_seat(s.match_id, records.Seat(1, "mallory", "human", ""))
+    with pytest.raises(InvalidArgument):
+        store.update_seat(s.match_id, records.Seat(7, "bob", "bot", "random"))
+    assert store.get_match(s.match_id).seats[1].player_id == "bob"
