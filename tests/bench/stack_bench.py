@@ -22,7 +22,13 @@ import sqlalchemy as sa
 from partida.devstack.servers import free_port, postgres_server, redis_server
 from partida.devstack.stack import SECRETS, Stack, embedded_stack, split_stack
 from partida.platform.auth import Authority
-from partida.v1 import common_pb2, rules_pb2, rules_pb2_grpc
+from partida.v1 import (
+    common_pb2,
+    matchmaking_pb2,
+    matchmaking_pb2_grpc,
+    rules_pb2,
+    rules_pb2_grpc,
+)
 
 AUTHORITY = Authority(SECRETS["PARTIDA_TOKEN_SECRET"], SECRETS["PARTIDA_SERVICE_TOKEN_SECRET"],
                       {})
@@ -156,6 +162,38 @@ def bot_load(stack: Stack, matches: int = 100, seconds: float = 20.0) -> tuple[f
     return actions / span, statistics.median(gaps) * 1000 if gaps else float("nan")
 
 
+async def _seek(address: str, players: int) -> int:
+    """`players` players each open a 2-seat ticket and wait until it is assigned."""
+    async with grpc.aio.insecure_channel(address) as channel:
+        stub = matchmaking_pb2_grpc.MatchmakingServiceStub(channel)
+
+        async def one() -> int:
+            meta = _token(f"mm-{uuid.uuid4().hex[:10]}")
+            ticket = (await stub.CreateTicket(matchmaking_pb2.CreateTicketRequest(
+                game_id="montanas", scenario_id="standard", seats=2, fill_with_bots=False,
+                request_id=uuid.uuid4().hex), metadata=meta)).ticket
+            async for item in stub.WatchTicket(matchmaking_pb2.WatchTicketRequest(
+                    ticket_id=ticket.ticket_id), metadata=meta):
+                if item.ticket.match_id:
+                    return 1
+            return 0
+
+        return sum(await asyncio.gather(*(one() for _ in range(players))))
+
+
+def _seek_process(args: tuple[str, int]) -> int:
+    return asyncio.run(_seek(*args))
+
+
+def matchmaking_load(address: str, players: int = 1000, processes: int = 2) -> float:
+    """Seats assigned per second, from the first ticket opened to the last one assigned,
+    through the gRPC API with real match creation in the rules service."""
+    start = time.monotonic()
+    with mp.get_context("spawn").Pool(processes) as pool:
+        seated = sum(pool.map(_seek_process, [(address, players // processes)] * processes))
+    return seated / (time.monotonic() - start)
+
+
 def redis_bytes_per_match(redis_url: str) -> float:
     client = redis.Redis.from_url(redis_url)
     keys = list(client.scan_iter("match:*", count=1000))
@@ -194,6 +232,7 @@ def run_split(seconds: float = 20.0) -> dict[str, float]:
                    submit_p99_ms=load.pct(0.99), client_errors=load.errors)
         out["redis_bytes_per_live_match"] = redis_bytes_per_match(r)
         out["db_rows_per_action"] = rows_per_action(pg)
+        out["matchmaking_seats_per_s"] = matchmaking_load(stack.addresses["matchmaking"])
     with postgres_server() as pg, redis_server() as r, split_stack(r, pg, worker=True) as stack:
         _, alone = bot_load(stack, matches=1, seconds=seconds / 2)
         rate, p50 = bot_load(stack, seconds=seconds)

@@ -23,6 +23,9 @@ from partida.platform.server import Registration, Server
 log = logging.getLogger("partida.assembly")
 
 ROLES = ("all", "rules", "dice", "persistence", "matchmaking")
+# Roles serving long-lived streams (StreamMatch, WatchTicket): each open stream holds a thread
+# of the synchronous server, so these get many (mostly idle) threads.
+STREAMING_ROLES = ("all", "rules", "matchmaking")
 
 
 @dataclass
@@ -158,7 +161,7 @@ def build(role: str, cfg: Settings) -> Process:
     if role in ("all", "matchmaking"):
         _matchmaking(cfg, auth, store, matches, regs, proc)
     proc.server = Server(regs, auth, f"{cfg.host}:{cfg.port}",
-                         max_workers=256 if role in ("all", "rules") else 64,
+                         max_workers=512 if role in STREAMING_ROLES else 64,
                          max_message_bytes=cfg.max_message_bytes,
                          limiter=RateLimiter(cfg.player_rate_limit, cfg.player_rate_burst))
     return proc

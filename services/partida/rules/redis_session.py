@@ -49,7 +49,9 @@ class RedisSessionStore:
 
     @classmethod
     def from_url(cls, url: str, idle_ttl: int = 7 * 24 * 3600) -> RedisSessionStore:
-        pool = redis.ConnectionPool.from_url(url, max_connections=512)
+        # Streams hold a connection while they wait (XREAD BLOCK), one per server thread at
+        # most; a blocking pool makes an extra caller wait instead of failing.
+        pool = redis.BlockingConnectionPool.from_url(url, max_connections=600, timeout=10)
         return cls(redis.Redis(connection_pool=pool), idle_ttl)
 
     def load(self, match_id: str) -> Session | None:

@@ -49,7 +49,11 @@ class RedisTicketStore:
     """A TicketStore in Redis. Use one per thread or share it: redis-py pools connections."""
 
     def __init__(self, url: str, prefix: str = "mm", retain_seconds: int = 3600) -> None:
-        self._r = redis.Redis.from_url(url, decode_responses=True)
+        # A blocking pool: with many server threads a caller waits for a connection rather
+        # than failing on redis-py's default cap of 100.
+        pool = redis.BlockingConnectionPool.from_url(url, max_connections=256, timeout=10,
+                                                     decode_responses=True)
+        self._r = redis.Redis(connection_pool=pool)
         self._p = prefix
         self._retain = retain_seconds
         self._scripts = {name: self._r.register_script(PRELUDE + src)
