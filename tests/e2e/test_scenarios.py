@@ -12,7 +12,7 @@ import pytest
 
 from partida.engine import get
 from partida.rules.audit import audit
-from partida.rules.randomness import ReplayRng
+from partida.rules.randomness import replay_action, replay_setup
 from partida.v1 import common_pb2, rules_pb2
 
 from .play import play_one, play_to_end, player, seat_in_match, wait_for_turn
@@ -34,13 +34,10 @@ def test_a_human_and_bots_play_to_the_end_and_the_match_verifies(stack):
     assert audit(log.match, list(log.records)) == []
     # The replay from the database equals the live final state.
     game = get("montanas")
-    state = game.new_state("standard", 3, json.loads(log.match.options_json),
-                           ReplayRng(log.records[0].random_values))
+    state = replay_setup(game, "standard", 3, json.loads(log.match.options_json),
+                         log.records[0].random_values)
     for r in log.records[1:]:
-        if r.kind == "resign":
-            game.resign(state, r.seat)
-        else:
-            game.apply(state, r.seat, r.action_id, ReplayRng(r.random_values))
+        replay_action(game, state, r.kind, r.seat, r.action_id, r.random_values)
     _, live, _, _ = alice.view(match_id, None)
     assert game.view(state, None) == live
 

@@ -34,7 +34,7 @@ def make_bot(game_id: str, name: str) -> Any:
     if name == SEARCH_BOT:
         from partida.ai.ismcts import IsmctsBot
         return IsmctsBot()
-    factory = _game_bots(game_id).get(name) or ({"random": RandomBot}.get(name))
+    factory = {"random": RandomBot, **_game_bots(game_id)}.get(name)
     if factory is None:
         raise KeyError(f"no bot {name!r} for game {game_id!r}")
     return factory()

@@ -9,22 +9,17 @@ import grpc
 
 from partida.ai.turns import SeatSnapshot
 from partida.engine import Action
+from partida.platform.service_client import ServiceClient
 from partida.v1 import common_pb2, rules_pb2, rules_pb2_grpc
 
 
-class GrpcRulesClient:
+class GrpcRulesClient(ServiceClient):
     def __init__(self, channel: grpc.Channel, token: str, timeout: float = 10.0) -> None:
-        self.stub = rules_pb2_grpc.RulesServiceStub(channel)
-        self.metadata = (("authorization", f"Bearer {token}"),)
-        self.timeout = timeout
-
-    def _call(self, method: str, request: Any) -> Any:
-        return getattr(self.stub, method)(request, metadata=self.metadata, timeout=self.timeout,
-                                          wait_for_ready=True)
+        super().__init__(rules_pb2_grpc.RulesServiceStub(channel), token, timeout)
 
     def snapshot(self, match_id: str, seat: int) -> SeatSnapshot:
-        view = self._call("GetView", rules_pb2.GetViewRequest(match_id=match_id, seat=seat))
-        legal = self._call("ListLegalActions",
+        view = self.call("GetView", rules_pb2.GetViewRequest(match_id=match_id, seat=seat))
+        legal = self.call("ListLegalActions",
                            rules_pb2.ListLegalActionsRequest(match_id=match_id, seat=seat))
         return SeatSnapshot(
             version=legal.version, to_act=list(legal.decision.seats),
@@ -32,12 +27,12 @@ class GrpcRulesClient:
             actions=[Action(a.action_id, a.description) for a in legal.actions])
 
     def bot_state(self, match_id: str, seat: int) -> tuple[int, dict[str, Any]]:
-        r = self._call("GetBotState", rules_pb2.GetBotStateRequest(match_id=match_id, seat=seat))
+        r = self.call("GetBotState", rules_pb2.GetBotStateRequest(match_id=match_id, seat=seat))
         return r.version, json.loads(r.state_json)
 
     def submit(self, match_id: str, seat: int, version: int, request_id: str,
                action_id: str) -> int:
-        r = self._call("SubmitAction", rules_pb2.SubmitActionRequest(
+        r = self.call("SubmitAction", rules_pb2.SubmitActionRequest(
             match_id=match_id, seat=seat, expected_version=version, request_id=request_id,
             action=common_pb2.Action(action_id=action_id)))
         return int(r.version)

@@ -72,11 +72,6 @@ class Stack:
                 proc.kill()
                 proc.wait()
 
-    def log_tail(self, name: str, lines: int = 40) -> str:
-        path = self.logs / f"{name}.log"
-        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:]) \
-            if path.exists() else ""
-
 
 def wait_healthy(address: str, proc: subprocess.Popen, name: str, timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout

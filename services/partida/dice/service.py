@@ -7,16 +7,15 @@ from typing import Any
 from partida.dice.logic import Dice
 from partida.platform.auth import require_player, require_service
 from partida.platform.calls import caller
-from partida.platform.errors import InvalidArgument, PermissionDenied
+from partida.platform.errors import PermissionDenied
+from partida.platform.validation import identifier
 from partida.v1 import dice_pb2, dice_pb2_grpc
 
 RULES_SERVICE = "rules"  # the only service allowed to draw and reveal
 
 
 def _match_id(value: str) -> str:
-    if not value or len(value) > 128:
-        raise InvalidArgument("match_id must be 1 to 128 characters")
-    return value
+    return identifier("match_id", value)
 
 
 def _rules_only() -> None:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
 
 from partida.engine.rng import stream_value
 
@@ -27,15 +26,6 @@ def values(seed: bytes, match_id: str, first: int, count: int) -> list[int]:
     return [stream_value(seed, match_id, i) for i in range(first, first + count)]
 
 
-@dataclass(frozen=True)
-class Mismatch:
-    """One value that the revealed seed does not produce."""
-
-    position: int
-    recorded: int
-    expected: int
-
-
 def verify(commitment_: bytes, seed: bytes, match_id: str,
            drawn: Iterable[tuple[int, int]]) -> list[str]:
     """Problems found checking recorded (position, value) pairs against a revealed seed:
@@ -53,9 +43,3 @@ def verify(commitment_: bytes, seed: bytes, match_id: str,
         if expected != value:
             problems.append(f"value at position {position} is {value}, the seed gives {expected}")
     return problems
-
-
-def pairs(positions: Sequence[int], vals: Sequence[int]) -> list[tuple[int, int]]:
-    if len(positions) != len(vals):
-        raise ValueError("positions and values differ in length")
-    return list(zip(positions, vals, strict=True))

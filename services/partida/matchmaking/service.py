@@ -21,10 +21,10 @@ from partida.platform import errors
 from partida.platform.auth import require_player
 from partida.platform.calls import caller
 from partida.platform.server import Registration
+from partida.platform.validation import identifier
 from partida.v1 import matchmaking_pb2 as pb
 from partida.v1 import matchmaking_pb2_grpc
 
-MAX_REQUEST_ID = 128
 log = logging.getLogger("partida.matchmaking")
 
 
@@ -50,8 +50,7 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
                      ) -> pb.CreateTicketResponse:
         player = require_player(caller()).subject
         seats = self._seats(request)
-        if not 1 <= len(request.request_id) <= MAX_REQUEST_ID:
-            raise errors.InvalidArgument(f"request_id must have 1 to {MAX_REQUEST_ID} characters")
+        identifier("request_id", request.request_id)
         rating = self._rating(player, request.game_id)
         now = self._clock()
         ticket = Ticket(uuid.uuid4().hex, player, request.game_id, request.scenario_id, seats,

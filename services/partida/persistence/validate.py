@@ -14,27 +14,15 @@ from typing import Any
 from partida.persistence import records
 from partida.persistence.convert import CONTROLLERS, from_timestamp
 from partida.platform.errors import InvalidArgument
+from partida.platform.validation import identifier
 from partida.v1 import common_pb2, persistence_pb2
 
-MAX_ID = 128
 MAX_NAME = 64
 MAX_ACTION_ID = 256
 MAX_REASON = 1024
 MAX_SEATS = 64
 MAX_RECORDS = 1000  # per AppendLog call
 DEFAULT_PAGE, MAX_PAGE = 20, 100
-
-
-def identifier(field: str, value: str, required: bool = True) -> str:
-    if not value:
-        if required:
-            raise InvalidArgument(f"{field} is required")
-        return value
-    if len(value) > MAX_ID:
-        raise InvalidArgument(f"{field} is longer than {MAX_ID} characters")
-    if not value.isprintable():
-        raise InvalidArgument(f"{field} has unprintable characters")
-    return value
 
 
 def text(field: str, value: str, most: int) -> str:

@@ -24,7 +24,6 @@ class Settings(BaseSettings):
     # Where this process listens; every service of a process shares the port.
     host: str = "127.0.0.1"
     port: int = Field(default=50051, ge=0, le=65535)
-    metrics_port: int = Field(default=0, ge=0, le=65535)  # 0: no metrics endpoint
 
     # Where the other services are, when they run as separate processes. Empty: in-process.
     rules_address: str = ""

@@ -10,7 +10,8 @@ from partida.dice import streams
 from partida.engine import IllegalAction, get
 from partida.persistence import hashchain, records
 from partida.rules.matches import outcome_dict
-from partida.rules.randomness import ReplayRng
+from partida.rules.protos import outcome_of
+from partida.rules.randomness import replay_action, replay_setup
 
 
 def audit(match: Any, log: list[Any]) -> list[str]:
@@ -42,15 +43,13 @@ def _replay(match: Any, log: list[Any]) -> list[str]:
     game = get(match.game_id)
     if not log or log[0].kind != "setup":
         return ["the log does not start with the set-up record"]
-    options = json.loads(match.options_json or "{}")
-    state = game.new_state(match.scenario_id, len(match.seats), options,
-                           ReplayRng(log[0].random_values))
+    state = replay_setup(game, match.scenario_id, len(match.seats),
+                         json.loads(match.options_json or "{}"), log[0].random_values)
     seq = 0
     for r in log[1:]:
-        rng = ReplayRng(r.random_values)
         try:
-            events = (game.resign(state, r.seat) if r.kind == "resign"
-                      else game.apply(state, r.seat, r.action_id, rng))
+            events, rng = replay_action(game, state, r.kind, r.seat, r.action_id,
+                                        r.random_values)
         except (IllegalAction, RuntimeError) as e:
             return [f"record {r.sequence} does not replay: {e}"]
         produced = []
@@ -62,14 +61,8 @@ def _replay(match: Any, log: list[Any]) -> list[str]:
         if not rng.exhausted():
             return [f"record {r.sequence} logged random values it did not use"]
     replayed = outcome_dict(game.outcome(state))
-    recorded = _outcome(match)
-    if replayed is None or recorded is None or {k: replayed[k] for k in recorded} != recorded:
+    recorded = outcome_of(match)
+    if replayed is None or replayed != recorded:
         return [f"the replay ends with {replayed}, the record says {recorded}"]
     return []
 
-
-def _outcome(match: Any) -> dict[str, Any] | None:
-    if not match.HasField("outcome"):
-        return None
-    o = match.outcome
-    return {"winners": list(o.winners), "draw": o.draw, "reason": o.reason}

@@ -10,6 +10,7 @@ from typing import Any
 import grpc
 
 from partida.platform.errors import AlreadyExists
+from partida.platform.service_client import ServiceClient
 from partida.rules import protos
 from partida.rules.ports import LogEntry, MatchPage
 from partida.rules.session import SeatMeta, Session
@@ -26,20 +27,7 @@ from partida.v1 import (
 _CONTROLLER = {common_pb2.SEAT_CONTROLLER_HUMAN: "human", common_pb2.SEAT_CONTROLLER_BOT: "bot"}
 
 
-class _Client:
-    def __init__(self, stub: Any, token: str, timeout: float) -> None:
-        self.stub = stub
-        self.metadata = (("authorization", f"Bearer {token}"),)
-        self.timeout = timeout
-
-    def call(self, method: str, request: Any) -> Any:
-        # wait_for_ready: a service restarting is waited for (up to the timeout) instead of
-        # failing at once while the channel backs off.
-        return getattr(self.stub, method)(request, metadata=self.metadata, timeout=self.timeout,
-                                          wait_for_ready=True)
-
-
-class DiceClient(_Client):
+class DiceClient(ServiceClient):
     def __init__(self, channel: grpc.Channel, token: str, timeout: float = 5.0) -> None:
         super().__init__(dice_pb2_grpc.DiceServiceStub(channel), token, timeout)
 
@@ -56,11 +44,6 @@ class DiceClient(_Client):
 
 
 def session_from_proto(m: common_pb2.Match) -> Session:
-    outcome = None
-    if m.HasField("outcome"):
-        outcome = {"winners": list(m.outcome.winners), "draw": m.outcome.draw,
-                   "reason": m.outcome.reason,
-                   "scores": {str(k): v for k, v in m.outcome.scores.items()}}
     return Session(
         match_id=m.match_id, game_id=m.game_id, scenario_id=m.scenario_id,
         seats=[SeatMeta(s.player_id, _CONTROLLER.get(s.controller, "human"), s.bot)
@@ -69,7 +52,7 @@ def session_from_proto(m: common_pb2.Match) -> Session:
         created_at=m.create_time.ToNanoseconds() / 1e9,
         decision_timeout=m.decision_timeout_seconds, spectator_delay=m.spectator_delay_actions,
         status="finished" if m.status == common_pb2.MATCH_STATUS_FINISHED else "active",
-        outcome=outcome, seed=m.dice_seed.hex())
+        outcome=protos.outcome_of(m), seed=m.dice_seed.hex())
 
 
 def record_to_proto(e: LogEntry) -> persistence_pb2.LogRecord:
@@ -85,7 +68,7 @@ def record_from_proto(r: persistence_pb2.LogRecord) -> LogEntry:
                     r.create_time.ToNanoseconds() / 1e9, bytes(r.hash), bytes(r.prev_hash))
 
 
-class LedgerClient(_Client):
+class LedgerClient(ServiceClient):
     def __init__(self, channel: grpc.Channel, token: str, timeout: float = 5.0) -> None:
         super().__init__(persistence_pb2_grpc.PersistenceServiceStub(channel), token, timeout)
 
@@ -129,7 +112,7 @@ class LedgerClient(_Client):
         return MatchPage([session_from_proto(m) for m in r.matches], r.next_page_token)
 
 
-class RulesCreator(_Client):
+class RulesCreator(ServiceClient):
     """Matchmaking's way to create matches in a remote rules service."""
 
     def __init__(self, channel: grpc.Channel, token: str, timeout: float = 10.0) -> None:
@@ -143,7 +126,7 @@ class RulesCreator(_Client):
         return str(r.match.match_id)
 
 
-class PersistenceRatings(_Client):
+class PersistenceRatings(ServiceClient):
     """Matchmaking's way to read ratings from a remote persistence service."""
 
     def __init__(self, channel: grpc.Channel, token: str, timeout: float = 5.0) -> None:

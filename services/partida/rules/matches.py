@@ -30,11 +30,10 @@ from partida.platform.errors import (
     NotFound,
     PermissionDenied,
 )
+from partida.platform.validation import identifier
 from partida.rules.ports import BotScheduler, Dice, Ledger, LogEntry
-from partida.rules.randomness import DrawnRng, ReplayRng
+from partida.rules.randomness import DrawnRng, replay_action, replay_setup
 from partida.rules.session import SeatMeta, Session, SessionStore
-
-MAX_ID = 128
 
 
 @dataclass
@@ -72,12 +71,6 @@ def outcome_dict(o: Outcome | None) -> dict[str, Any] | None:
         return None
     return {"winners": list(o.winners), "draw": o.draw, "reason": o.reason,
             "scores": {str(k): v for k, v in o.scores.items()}}
-
-
-def check_id(name: str, value: str) -> str:
-    if not value or len(value) > MAX_ID:
-        raise InvalidArgument(f"{name} must be 1 to {MAX_ID} characters")
-    return value
 
 
 class Matches:
@@ -147,7 +140,7 @@ class Matches:
 
     # ----- reading ----------------------------------------------------------------------
     def session(self, match_id: str) -> Session:
-        return self._session(check_id("match_id", match_id))
+        return self._session(identifier("match_id", match_id))
 
     def view(self, match_id: str, seat: int | None, principal: Principal | None
              ) -> tuple[Session, dict[str, Any], tuple[int, ...], Outcome | None]:
@@ -205,8 +198,8 @@ class Matches:
     # ----- acting -----------------------------------------------------------------------
     def submit(self, match_id: str, seat: int, expected_version: int, request_id: str,
                action_id: str, principal: Principal | None) -> Result:
-        check_id("match_id", match_id)
-        check_id("request_id", request_id)
+        identifier("match_id", match_id)
+        identifier("request_id", request_id)
         if not isinstance(action_id, str) or not action_id or len(action_id) > 512:
             raise InvalidArgument("action_id must be 1 to 512 characters")
         cached = self.sessions.cached_response(match_id, request_id)
@@ -219,8 +212,8 @@ class Matches:
 
     def resign(self, match_id: str, seat: int, request_id: str,
                principal: Principal | None) -> Result:
-        check_id("match_id", match_id)
-        check_id("request_id", request_id)
+        identifier("match_id", match_id)
+        identifier("request_id", request_id)
         with self._lock(match_id):
             s = self._session(match_id)
             self._check_seat(s, seat, principal, acting=True)
@@ -350,7 +343,7 @@ class Matches:
         while len(spec["pending"]) > s.spectator_delay:
             e = spec["pending"].pop(0)
             state = game.state_from_dict(spec["state"])
-            _replay_entry(game, state, _entry_from(e))
+            replay_action(game, state, e["kind"], e["seat"], e["action_id"], e["values"])
             spec["state"], spec["version"] = state.to_dict(), e["sequence"]
 
     def _spectator_state(self, s: Session, game: Game) -> Any:
@@ -380,10 +373,9 @@ class Matches:
         state = None
         for entry in entries:
             if entry.kind == "setup":
-                state = game.new_state(s.scenario_id, len(s.seats), s.options,
-                                       ReplayRng(entry.values))
+                state = replay_setup(game, s.scenario_id, len(s.seats), s.options, entry.values)
                 continue
-            _replay_entry(game, state, entry)
+            replay_action(game, state, entry.kind, entry.seat, entry.action_id, entry.values)
             s.version, s.event_seq = entry.sequence, s.event_seq + len(entry.events)
         if state is None:
             raise NotFound(f"match {match_id!r} has no set-up record")
@@ -437,17 +429,3 @@ class Matches:
 def _entry_dict(e: LogEntry) -> dict[str, Any]:
     return {"sequence": e.sequence, "kind": e.kind, "seat": e.seat, "action_id": e.action_id,
             "values": e.values}
-
-
-def _entry_from(d: dict[str, Any]) -> LogEntry:
-    return LogEntry(d["sequence"], d["kind"], d["seat"], d["action_id"], "", [], d["values"], [])
-
-
-def _replay_entry(game: Game, state: Any, entry: LogEntry) -> None:
-    rng = ReplayRng(entry.values)
-    if entry.kind == "resign":
-        game.resign(state, entry.seat)
-    else:
-        game.apply(state, entry.seat, entry.action_id, rng)
-
-

@@ -59,6 +59,15 @@ def outcome(d: dict[str, Any] | Outcome | None) -> common_pb2.Outcome | None:
                               scores={int(k): v for k, v in d.get("scores", {}).items()})
 
 
+def outcome_of(match_msg: common_pb2.Match) -> dict[str, Any] | None:
+    """A match message's outcome as the plain dict sessions keep (None while it plays)."""
+    if not match_msg.HasField("outcome"):
+        return None
+    o = match_msg.outcome
+    return {"winners": list(o.winners), "draw": o.draw, "reason": o.reason,
+            "scores": {str(k): v for k, v in o.scores.items()}}
+
+
 def seat(index: int, meta: SeatMeta) -> common_pb2.Seat:
     return common_pb2.Seat(seat=index, player_id=meta.player_id,
                            controller=_CONTROLLERS[meta.controller], bot=meta.bot)

@@ -1,10 +1,12 @@
-"""Engines' Rng fed by the dice service (live play) or by logged values (rebuilds)."""
+"""Engines' Rng fed by the dice service (live play) or by logged values (rebuilds, audits)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from partida.engine.rng import Rng
+from partida.engine.types import Event
 
 Draw = Callable[[int], tuple[int, Sequence[int]]]  # count -> (first position, values)
 
@@ -50,3 +52,19 @@ class ReplayRng(Rng):
 
     def exhausted(self) -> bool:
         return self._next == len(self._values)
+
+
+def replay_setup(game: Any, scenario: str, seats: int, options: Mapping[str, Any],
+                 values: Sequence[int]) -> Any:
+    """The set-up a log's record 0 describes, with the random values it used."""
+    return game.new_state(scenario, seats, options, ReplayRng(values))
+
+
+def replay_action(game: Any, state: Any, kind: str, seat: int, action_id: str,
+                  values: Sequence[int]) -> tuple[list[Event], ReplayRng]:
+    """Re-apply one logged record (an action, a timeout default or a resignation) with the
+    values it consumed; returns its events and the Rng, to check every value was used."""
+    rng = ReplayRng(values)
+    if kind == "resign":
+        return list(game.resign(state, seat)), rng
+    return list(game.apply(state, seat, action_id, rng)), rng

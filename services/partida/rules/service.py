@@ -69,8 +69,8 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         principal = require_player(caller())
         s, data, to_act, outcome = self.matches.view(request.match_id, _seat_arg(request),
                                                      principal)
-        version = s.version if request.HasField("seat") or not s.spectator else \
-            s.spectator["version"]
+        lagging = not request.HasField("seat") and s.spectator is not None
+        version = s.spectator["version"] if lagging else s.version
         response = rules_pb2.GetViewResponse(view=protos.view(s.game_id, version, data),
                                              decision=protos.decision(to_act, s.deadline))
         if outcome is not None:
