@@ -78,6 +78,7 @@ def test_bombs_hit_every_monster_in_one_band(game):
 
 
 def test_bombs_need_a_monster_in_the_band(game):
+    """Cards, bombs; RULES.md: a card is played only on a legal target."""
     c = card_of("bombs")
     s = position(hands=[[c]], monsters=[("fast", 1, SHORT)])
     assert plays(game, s) == ["end"]
@@ -111,6 +112,7 @@ def test_search_the_arsenal_plays_a_card_from_the_discard_pile(game):
 
 
 def test_arsenal_with_nothing_useful_in_the_discard_cannot_be_played(game):
+    """Cards, search the arsenal: the fetched card must be usable at once."""
     a = card_of("arsenal")
     s = position(hands=[[a]], monsters=[("super", 2, LONG)])
     s.discard = [card_of("range", "short", "ice")]
@@ -134,6 +136,7 @@ def test_move_explorers_crosses_destroyed_sections_but_never_stops_there(game):
 
 
 def test_identical_cards_offer_one_play(game):
+    """Cards; RULES.md: identical cards in one hand are offered once."""
     """Two copies of one card give the same plays: only one is listed."""
     c0, c1 = card_of("range", "long", "water", 0), card_of("range", "long", "water", 1)
     s = position(hands=[[c0, c1]], monsters=[("fast", 1, LONG)])

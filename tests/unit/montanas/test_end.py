@@ -21,6 +21,7 @@ def test_win_when_the_last_monster_dies(game):
 
 
 def test_no_win_while_monsters_remain_face_down(game):
+    """Object of the Game: every monster must die, face-down ones included."""
     c = card_of("sniper")
     s = position(hands=[[c]], monsters=[("super", 2, 1)], pool=["fast"])
     s.killed = CONTENT.monster_total - 2
@@ -79,6 +80,7 @@ def test_views_show_open_hands_and_hide_deck_and_tile_order(game):
 
 
 def test_determinize_reorders_what_is_hidden_only(game):
+    """Game Preparation: deck and tile order are hidden; ARCHITECTURE, determinize."""
     s = game.new_state("standard", 2, {}, LocalRng(4))
     d = game.determinize(s, 0, LocalRng(9))
     assert d.deck != s.deck and sorted(d.deck) == sorted(s.deck)
@@ -93,6 +95,7 @@ def test_every_default_is_the_passive_choice(game):
 
 
 def test_match_over_is_announced_once(game):
+    """Object of the Game: the end is announced once (ARCHITECTURE, events)."""
     s = position(seats=2, monsters=[("super", 3, SHIP - 1)], explorers={3: [1, 1]},
                  hands=[[], []])
     events = game.apply(s, 0, "end", dice(1, 1, 1))
@@ -100,6 +103,7 @@ def test_match_over_is_announced_once(game):
 
 
 def test_a_view_is_a_snapshot_not_a_window_on_the_state(game):
+    """ARCHITECTURE, views: a view is data, detached from the state."""
     s = game.new_state("standard", 2, {}, LocalRng(5))
     before = s.to_dict()
     view = game.view(s, 0)
@@ -121,6 +125,7 @@ def test_resigning_ends_the_shared_defence_as_a_defeat(game):
 
 @pytest.mark.parametrize("seat", [True, None, "0", 7])
 def test_only_a_real_seat_can_resign(game, seat):
+    """RULES.md, Resignation: only a seat of the match can resign."""
     s = position(seats=2, explorers={1: [1, 1]}, hands=[[], []])
     with pytest.raises(IllegalAction):
         game.resign(s, seat)

@@ -174,6 +174,7 @@ def test_sanity_loss_each_player_loses_a_random_card(game):
 
 
 def test_immobilization_token_marks_its_band(game):
+    """Special Tokens: immobilization marks its band for the next move."""
     s = position()
     M.apply_special(s, "immobilize_short", CONTENT, dice(), [])
     assert s.immobilized == ["short"]

@@ -97,6 +97,7 @@ def test_a_barricade_section_is_not_offered_twice(game):
 
 
 def test_bad_setups_are_refused(game):
+    """Game Preparation: 1 to 5 players, the two scenarios, known options only."""
     with pytest.raises(BadSetup):
         new(game, 6)
     with pytest.raises(BadSetup):
@@ -124,5 +125,6 @@ def test_content_matches_the_monster_and_card_lists():
 
 @pytest.mark.parametrize("seats", [True, 2.5, "3", None])
 def test_a_seat_count_must_be_an_integer(game, seats):
+    """Game Preparation: the player count is a whole number from 1 to 5."""
     with pytest.raises(BadSetup):
         game.new_state("standard", seats, {}, LocalRng(0))
