@@ -2,8 +2,8 @@
 memory, database rows. Each stack is started here as separate processes on this machine.
 
 Client load comes from separate processes, each driving its share of the matches with asyncio
-gRPC calls: ListLegalActions for the seat the last response named, then SubmitAction of its
-default action, as a client would.
+gRPC calls, as a client would: ListLegalActions for the seat the last response named (unless
+that response already carried the seat's next actions), then SubmitAction of its default.
 """
 
 from __future__ import annotations
@@ -86,11 +86,14 @@ async def _drive(address: str, matches: int, seconds: float
                     errors += 1
                     continue
                 seat: int | None = 0  # first_seat 0: seat 0 places the first explorer
+                known = None
                 while time.monotonic() < stop and seat is not None:
                     try:
-                        seat = await _act(stub, match_id, seat, players, meta, latencies)
+                        seat, known = await _act(stub, match_id, seat, players, meta,
+                                                 latencies, known)
                     except grpc.aio.AioRpcError:
                         errors += 1  # read who is to act again and carry on
+                        known = None
                         view = await stub.GetView(rules_pb2.GetViewRequest(
                             match_id=match_id, seat=0), metadata=meta[players[0]])
                         seat = view.decision.seats[0] if view.decision.seats else None
@@ -100,18 +103,23 @@ async def _drive(address: str, matches: int, seconds: float
 
 
 async def _act(stub, match_id: str, seat: int, players: list[str], meta: dict,
-               latencies: list[float]) -> int | None:
-    """List the seat's actions, submit its default; returns who decides next (None: over)."""
-    legal = await stub.ListLegalActions(rules_pb2.ListLegalActionsRequest(
-        match_id=match_id, seat=seat), metadata=meta[players[seat]])
+               latencies: list[float], known: tuple[int, str] | None
+               ) -> tuple[int | None, tuple[int, str] | None]:
+    """Submit the seat's default action, listing its actions first unless the previous
+    response already gave them; returns who decides next (None: over) and, when that is the
+    same seat, its next (version, default action)."""
+    if known is None:
+        legal = await stub.ListLegalActions(rules_pb2.ListLegalActionsRequest(
+            match_id=match_id, seat=seat), metadata=meta[players[seat]])
+        known = (legal.version, legal.default_action_id)
     t = time.perf_counter()
     r = await stub.SubmitAction(rules_pb2.SubmitActionRequest(
-        match_id=match_id, seat=seat, expected_version=legal.version,
-        request_id=uuid.uuid4().hex,
-        action=common_pb2.Action(action_id=legal.default_action_id)),
+        match_id=match_id, seat=seat, expected_version=known[0],
+        request_id=uuid.uuid4().hex, action=common_pb2.Action(action_id=known[1])),
         metadata=meta[players[seat]])
     latencies.append(time.perf_counter() - t)
-    return r.decision.seats[0] if r.decision.seats else None
+    nxt = r.decision.seats[0] if r.decision.seats else None
+    return nxt, ((r.version, r.next_default_action_id) if r.next_default_action_id else None)
 
 
 def _client_process(args: tuple[str, int, float]) -> tuple[int, list[float], int]:

@@ -30,7 +30,10 @@ class Dice:
 
     def create_stream(self, match_id: str) -> bytes:
         seed = streams.new_seed()
-        return self.store.create_stream(match_id, seed, streams.commitment(seed))
+        commitment = self.store.create_stream(match_id, seed, streams.commitment(seed))
+        if commitment == streams.commitment(seed):  # ours, not an earlier call's
+            self._remember(match_id, seed)
+        return commitment
 
     def draw(self, match_id: str, count: int) -> tuple[int, Sequence[int]]:
         if not 1 <= count <= streams.MAX_DRAW:
@@ -47,7 +50,11 @@ class Dice:
     def _seed(self, match_id: str) -> bytes:
         seed = self._seeds.get(match_id)
         if seed is None:
-            if len(self._seeds) > 100_000:
-                self._seeds.clear()
-            seed = self._seeds[match_id] = self.store.get_stream(match_id).seed
+            seed = self._remember(match_id, self.store.get_stream(match_id).seed)
+        return seed
+
+    def _remember(self, match_id: str, seed: bytes) -> bytes:
+        if len(self._seeds) > 100_000:
+            self._seeds.clear()
+        self._seeds[match_id] = seed
         return seed

@@ -1,9 +1,9 @@
-"""Group commit: appends that arrive together share one transaction (one fsync).
+"""Group commit: writes that arrive together share one transaction (one fsync).
 
 The first caller to find no batch in progress becomes the leader: it takes every pending
-append, writes each inside its own savepoint (so one refused append fails alone), commits once
-and hands each caller its own result. Callers return only after the commit, so an append is
-durable when it returns, exactly as with a transaction of its own.
+write, hands the whole batch to the writer inside one transaction, commits once and gives each
+caller its own result. Callers return only after the commit, so a write is durable when it
+returns, exactly as with a transaction of its own.
 """
 
 from __future__ import annotations
@@ -17,26 +17,47 @@ import sqlalchemy as sa
 
 
 @dataclass
-class _Pending:
-    key: str                                   # batches write in key order (no deadlocks)
-    work: Callable[[sa.Connection], Any]
+class Pending:
+    key: str                                   # batches are handed over in key order
+    payload: Any
     done: threading.Event = field(default_factory=threading.Event)
     result: Any = None
     error: BaseException | None = None
 
 
+# Writes a batch on the connection, setting each item's result or error; may return a hook
+# to run once the transaction has committed (never if it did not).
+BatchWriter = Callable[[sa.Connection, list[Pending]], Callable[[], None] | None]
+
+
+def each_in_savepoint(conn: sa.Connection, batch: list[Pending]) -> None:
+    """The plain writer: each payload is a `work(connection)` run in its own savepoint, so
+    one refused write fails alone."""
+    if len(batch) == 1:  # alone: its own transaction, no savepoint needed
+        batch[0].result = batch[0].payload(conn)
+        return
+    for item in batch:
+        try:
+            with conn.begin_nested():
+                item.result = item.payload(conn)
+        except Exception as e:
+            item.error = e
+
+
 class GroupCommit:
-    def __init__(self, engine: sa.Engine, max_batch: int = 256) -> None:
+    def __init__(self, engine: sa.Engine, write: BatchWriter = each_in_savepoint,
+                 max_batch: int = 256) -> None:
         self._engine = engine
+        self._write_batch = write
         self._max = max_batch
         self._lock = threading.Lock()
-        self._queue: list[_Pending] = []
+        self._queue: list[Pending] = []
         self._leading = False
 
-    def run(self, key: str, work: Callable[[sa.Connection], Any]) -> Any:
-        """Run `work(connection)` in a savepoint of a shared transaction; its result, or the
-        exception it raised (then nothing it wrote is kept)."""
-        item = _Pending(key, work)
+    def run(self, key: str, payload: Any) -> Any:
+        """Write `payload` with whatever else is pending; its result, or the exception its
+        write raised (then nothing of it is kept)."""
+        item = Pending(key, payload)
         with self._lock:
             self._queue.append(item)
             lead = not self._leading
@@ -57,19 +78,13 @@ class GroupCommit:
                     return
             self._write(sorted(batch, key=lambda p: p.key))
 
-    def _write(self, batch: list[_Pending]) -> None:
+    def _write(self, batch: list[Pending]) -> None:
         try:
             with self._engine.begin() as conn:
-                if len(batch) == 1:  # alone: its own transaction, no savepoint needed
-                    batch[0].result = batch[0].work(conn)
-                    return
-                for item in batch:
-                    try:
-                        with conn.begin_nested():
-                            item.result = item.work(conn)
-                    except Exception as e:  # this append alone is refused
-                        item.error = e
-        except BaseException as e:  # the commit itself failed: nobody's append is durable
+                committed = self._write_batch(conn, batch)
+            if committed is not None:
+                committed()
+        except BaseException as e:  # the commit itself failed: nobody's write is durable
             for item in batch:
                 item.error = item.error or e
         finally:

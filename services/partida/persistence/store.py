@@ -15,10 +15,11 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
-from partida.persistence import glicko2, hashchain, models, pages, records, rows
+from partida.persistence import glicko2, models, pages, records, rows
 from partida.persistence.db import WRITE, dialect_insert, session_factory
 from partida.persistence.dice import DiceStreams
 from partida.persistence.group_commit import GroupCommit
+from partida.persistence.log_append import LogAppender
 from partida.platform.errors import AlreadyExists, FailedPrecondition, InvalidArgument, NotFound
 
 _FINISHED, _HISTORY = "finished", "history"
@@ -50,7 +51,8 @@ class PersistenceStore(DiceStreams):
     def __init__(self, engine: sa.Engine) -> None:
         self._read = session_factory(engine)
         self._write = session_factory(engine, write=True)
-        self._appends = GroupCommit(engine.execution_options(**{WRITE: True}))
+        self._log = LogAppender()
+        self._appends = GroupCommit(engine.execution_options(**{WRITE: True}), self._log.write)
 
     # Players.
 
@@ -173,15 +175,11 @@ class PersistenceStore(DiceStreams):
         """Appends records that follow the stored head; returns the new (sequence, hash).
 
         This runs once per action played, so appends arriving together share a transaction
-        (group commit) and use Core statements rather than ORM objects.
+        (group commit) and are written together (see log_append).
         """
         _check_run(new)
-        try:
-            return self._appends.run(match_id, lambda conn: _append(conn, match_id, new))
-        except IntegrityError as e:
-            what = "request id" if "request" in str(e.orig) else "sequence"
-            raise AlreadyExists(f"a {what} of these records is already taken in match "
-                                f"{match_id!r}; nothing was written") from None
+        result: tuple[int, bytes] = self._appends.run(match_id, (match_id, new))
+        return result
 
     def get_match_log(self, match_id: str) -> tuple[records.Match, list[records.LogRecord]]:
         with self._read.begin() as s:
@@ -247,31 +245,6 @@ class PersistenceStore(DiceStreams):
             return rows.rating(row) if row else records.Rating(player_id, game_id)
 
 
-def _append(conn: sa.Connection, match_id: str,
-            new: Sequence[records.LogRecord]) -> tuple[int, bytes]:
-    """One append inside the group's transaction: lock the match row, read the head, insert."""
-    match_t, log_t = models.Match.__table__, models.LogRecord.__table__
-    match = conn.execute(sa.select(match_t.c.status, match_t.c.seats_json)
-                         .where(match_t.c.match_id == match_id).with_for_update()).first()
-    if match is None:
-        raise NotFound(f"no match {match_id!r}")
-    if match.status == models.FINISHED:
-        raise FailedPrecondition(f"match {match_id!r} is finished")
-    _check_seats(len(rows.seats(match.seats_json)), new)
-    head = conn.execute(sa.select(log_t.c.sequence, log_t.c.hash)
-                        .where(log_t.c.match_id == match_id)
-                        .order_by(log_t.c.sequence.desc()).limit(1)).first()
-    last, prev = (head.sequence, head.hash) if head else (-1, records.GENESIS)
-    _check_follows(last, new[0].sequence)
-    values = []
-    for record in new:
-        digest = hashchain.record_hash(prev, match_id, record)
-        values.append(rows.log_values(match_id, record, prev, digest))
-        prev = digest
-    conn.execute(sa.insert(log_t), values)
-    return new[-1].sequence, prev
-
-
 def _check_run(new: Sequence[records.LogRecord]) -> None:
     if not new:
         raise InvalidArgument("records must not be empty")
@@ -281,21 +254,6 @@ def _check_run(new: Sequence[records.LogRecord]) -> None:
         if (record.sequence == 0) != (record.kind == records.SETUP):
             raise InvalidArgument(f"record {record.sequence}: sequence 0, and only it, "
                                   f"is the {records.SETUP!r} record")
-
-
-def _check_seats(seats: int, new: Sequence[records.LogRecord]) -> None:
-    for record in new:
-        if not records.SERVER_SEAT <= record.seat < seats:
-            raise InvalidArgument(f"record {record.sequence}: seat {record.seat} is not a seat "
-                                  f"of the match (-1 to {seats - 1})")
-
-
-def _check_follows(last: int, first: int) -> None:
-    if first <= last:
-        raise AlreadyExists(f"sequence {first} is already taken: the log ends at {last}")
-    if first > last + 1:
-        raise FailedPrecondition(f"the log ends at {last}; the next sequence is {last + 1}, "
-                                 f"not {first}")
 
 
 def _check_outcome(seats: Sequence[records.Seat], outcome: records.Outcome) -> None:

@@ -11,6 +11,7 @@ from partida.engine.types import Event
 Draw = Callable[[int], tuple[int, Sequence[int]]]  # count -> (first position, values)
 
 BATCH = 32  # values fetched per call to the dice service; unused ones wait for the next action
+SETUP_BATCH = 128  # a set-up shuffles decks: one call covers Las Montañas' (about 100 values)
 
 
 class DrawnRng(Rng):

@@ -140,6 +140,36 @@ class LogBehaviours:
         assert log[2].request_id[1:] == log[3].request_id[1:]  # both of the winner's
         assert verify_chain(log) == (True, None)
 
+    def test_a_replica_with_a_remembered_head_behind_the_database_refuses_and_recovers(
+            self, store, engine):
+        # Two persistence replicas on one database: each remembers the heads it wrote.
+        other = PersistenceStore(engine)
+        started(store, a_match(), actions=1)
+        other.append_log("m1", [action(2)])  # `store` still remembers head 1
+        with pytest.raises(AlreadyExists):
+            store.append_log("m1", [action(2, request_id="late")])
+        assert store.append_log("m1", [action(3)])[0] == 3  # read the real head afresh
+        # Now `other` remembers 2 where the log has 3: 4 is no gap, the head moved on.
+        assert other.append_log("m1", [action(4)])[0] == 4
+        assert other.append_log("m1", [action(5)])[0] == 5
+        log = _log(store)
+        assert [r.request_id for r in log[1:]] == ["req-1", "req-2", "req-3", "req-4", "req-5"]
+        assert verify_chain(log) == (True, None)
+
+    def test_appends_batched_together_each_get_their_own_answer(self, store):
+        for m in ("m1", "m2", "m3"):
+            started(store, a_match(match_id=m), actions=1)
+        store.append_log("m3", [action(2, request_id="taken")])
+        attempts = {"m1": [action(2)], "m2": [action(5)], "m3": [action(3, request_id="taken")],
+                    "gone": [setup_record()]}
+        outcomes = race(len(attempts), lambda i: store.append_log(*list(attempts.items())[i]))
+        assert outcomes[0] == (2, _log(store, "m1")[-1].hash)
+        assert isinstance(outcomes[1], FailedPrecondition)  # a gap in m2
+        assert isinstance(outcomes[2], AlreadyExists)       # m3's request id is reused
+        assert isinstance(outcomes[3], NotFound)
+        assert [len(_log(store, m)) for m in ("m1", "m2", "m3")] == [3, 2, 3]
+        assert all(verify_chain(_log(store, m)) == (True, None) for m in ("m1", "m2", "m3"))
+
     def test_find_log_record_by_request_id(self, store):
         started(store, a_match(), actions=2)
         found = store.find_log_record("m1", "req-2")

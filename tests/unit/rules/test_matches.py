@@ -186,3 +186,26 @@ def test_a_seats_player_cannot_be_changed_in_the_record(matches, store):
     with pytest.raises(InvalidArgument):
         store.update_seat(s.match_id, records.Seat(7, "bob", "bot", "random"))
     assert store.get_match(s.match_id).seats[1].player_id == "bob"
+
+
+def test_a_seat_that_decides_again_gets_its_next_actions_with_the_result(matches):
+    # Saves the acting client a ListLegalActions call; only its own actions, never another's.
+    s = new_match(matches)
+    seen_same = seen_other = False
+    for _ in range(200):
+        current = matches.session(s.match_id)
+        if current.status != "active" or (seen_same and seen_other):
+            break
+        seat = matches.legal(s.match_id, 0, ALICE)[3][0]
+        principal = (ALICE, BOB)[seat]
+        _, _, default, _ = matches.legal(s.match_id, seat, principal)
+        result = matches.submit(s.match_id, seat, current.version, rid(), default, principal)
+        if seat in result.to_act:
+            seen_same = True
+            _, actions, next_default, _ = matches.legal(s.match_id, seat, principal)
+            assert result.next_actions == [[a.id, a.description] for a in actions]
+            assert result.next_default == next_default and next_default
+        else:
+            seen_other = True
+            assert result.next_actions == [] and result.next_default == ""
+    assert seen_same and seen_other

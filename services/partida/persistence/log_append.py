@@ -1,0 +1,166 @@
+"""Appending to match logs in batches: the writer the store's group commit uses.
+
+An action's append is the hot path of the whole platform, so a batch costs one locking read
+of the batch's match rows and one multi-row INSERT, whatever its size. The head of each log
+(last sequence and hash) is remembered between batches. A remembered head can only be behind
+the database (records are never removed), and then the INSERT of the next sequence collides
+with the primary key: the batch falls back to appending one by one from heads read afresh,
+which also tells each caller exactly why its own append was refused.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+from partida.persistence import hashchain, models, records, rows
+from partida.persistence.group_commit import Pending
+from partida.platform.errors import AlreadyExists, FailedPrecondition, InvalidArgument, NotFound
+
+_MATCH = models.Match.__table__
+_LOG = models.LogRecord.__table__
+
+Head = tuple[int, bytes]  # last sequence (-1: empty log) and its hash
+
+
+class Heads:
+    """The remembered heads of recently appended logs (bounded, least recently used out)."""
+
+    def __init__(self, size: int = 50_000) -> None:
+        self._size = size
+        self._heads: OrderedDict[str, Head] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, match_id: str) -> Head | None:
+        with self._lock:
+            return self._heads.get(match_id)
+
+    def put(self, match_id: str, head: Head) -> None:
+        with self._lock:
+            self._heads[match_id] = head
+            self._heads.move_to_end(match_id)
+            while len(self._heads) > self._size:
+                self._heads.popitem(last=False)
+
+    def forget(self, match_ids: Sequence[str]) -> None:
+        with self._lock:
+            for m in match_ids:
+                self._heads.pop(m, None)
+
+
+class LogAppender:
+    """`write` is a group-commit BatchWriter; each payload is (match_id, records)."""
+
+    def __init__(self) -> None:
+        self.heads = Heads()
+
+    def write(self, conn: sa.Connection, batch: list[Pending]) -> Callable[[], None]:
+        ids = sorted({item.payload[0] for item in batch})
+        # Locks the batch's matches (in id order: no deadlocks), so none finishes meanwhile.
+        found = {r.match_id: r for r in conn.execute(
+            sa.select(_MATCH.c.match_id, _MATCH.c.status, _MATCH.c.seats_json)
+            .where(_MATCH.c.match_id.in_(ids)).order_by(_MATCH.c.match_id).with_for_update())}
+        heads: dict[str, Head] = {}
+        values: list[dict[str, Any]] = []
+        for item in batch:
+            match_id, new = item.payload
+            try:
+                item.result, item_values = self._chain(conn, found, heads, match_id, new)
+            except Exception as e:  # this append alone is refused
+                item.error = e
+                continue
+            heads[match_id] = item.result
+            values += item_values
+        if not values:
+            return lambda: None
+        try:
+            if len(batch) == 1:  # alone: a refusal rolls the whole transaction back
+                conn.execute(sa.insert(_LOG), values)
+            else:
+                with conn.begin_nested():
+                    conn.execute(sa.insert(_LOG), values)
+        except IntegrityError as e:  # a remembered head was behind, or a request id is reused
+            self.heads.forget(ids)
+            if len(batch) == 1:
+                raise _refusal(ids[0], e) from None
+            return self._one_by_one(conn, batch, found)
+        return lambda: [self.heads.put(m, h) for m, h in heads.items()]
+
+    def _chain(self, conn: sa.Connection, found: dict[str, Any], heads: dict[str, Head],
+               match_id: str, new: Sequence[records.LogRecord]
+               ) -> tuple[Head, list[dict[str, Any]]]:
+        """`_chain` from the head this batch knows, else the remembered one, else the
+        database's. A remembered head may be behind: a gap it shows is checked afresh."""
+        if match_id in heads:
+            return _chain(found.get(match_id), heads[match_id], match_id, new)
+        remembered = self.heads.get(match_id)
+        if remembered is not None:
+            try:
+                return _chain(found.get(match_id), remembered, match_id, new)
+            except FailedPrecondition:
+                pass
+        return _chain(found.get(match_id), _read_head(conn, match_id), match_id, new)
+
+    def _one_by_one(self, conn: sa.Connection, batch: list[Pending],
+                    found: dict[str, Any]) -> Callable[[], None]:
+        kept: dict[str, Head] = {}
+        for item in batch:
+            if item.error is not None:
+                continue
+            match_id, new = item.payload
+            try:
+                with conn.begin_nested():
+                    item.result, item_values = _chain(found.get(match_id),
+                                                      _read_head(conn, match_id), match_id, new)
+                    conn.execute(sa.insert(_LOG), item_values)
+                kept[match_id] = item.result
+            except IntegrityError as e:
+                item.error = _refusal(match_id, e)
+            except Exception as e:
+                item.error = e
+        return lambda: [self.heads.put(m, h) for m, h in kept.items()]
+
+
+def _read_head(conn: sa.Connection, match_id: str) -> Head:
+    head = conn.execute(sa.select(_LOG.c.sequence, _LOG.c.hash)
+                        .where(_LOG.c.match_id == match_id)
+                        .order_by(_LOG.c.sequence.desc()).limit(1)).first()
+    return (head.sequence, bytes(head.hash)) if head else (-1, records.GENESIS)
+
+
+def _chain(match: Any, head: Head | None, match_id: str, new: Sequence[records.LogRecord]
+           ) -> tuple[Head, list[dict[str, Any]]]:
+    """Checks that `new` may follow `head` and returns the new head and the rows to insert."""
+    if match is None or head is None:
+        raise NotFound(f"no match {match_id!r}")
+    if match.status == models.FINISHED:
+        raise FailedPrecondition(f"match {match_id!r} is finished")
+    seats = len(rows.seats(match.seats_json))
+    for record in new:
+        if not records.SERVER_SEAT <= record.seat < seats:
+            raise InvalidArgument(f"record {record.sequence}: seat {record.seat} is not a seat "
+                                  f"of the match (-1 to {seats - 1})")
+    last, prev = head
+    first = new[0].sequence
+    if first <= last:
+        raise AlreadyExists(f"sequence {first} is already taken: the log ends at {last}")
+    if first > last + 1:
+        raise FailedPrecondition(f"the log ends at {last}; the next sequence is {last + 1}, "
+                                 f"not {first}")
+    values = []
+    for record in new:
+        digest = hashchain.record_hash(prev, match_id, record)
+        values.append(rows.log_values(match_id, record, prev, digest))
+        prev = digest
+    return (new[-1].sequence, prev), values
+
+
+def _refusal(match_id: str, e: IntegrityError) -> AlreadyExists:
+    what = "request id" if "request" in str(e.orig) else "sequence"
+    return AlreadyExists(f"a {what} of these records is already taken in match "
+                         f"{match_id!r}; nothing was written")
