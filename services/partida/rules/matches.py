@@ -32,7 +32,7 @@ from partida.platform.errors import (
 )
 from partida.platform.validation import identifier
 from partida.rules.ports import BotScheduler, Dice, Ledger, LogEntry
-from partida.rules.randomness import DrawnRng, replay_action, replay_setup
+from partida.rules.randomness import SETUP_BATCH, DrawnRng, replay_action, replay_setup
 from partida.rules.session import SeatMeta, Session, SessionStore
 
 
@@ -46,6 +46,9 @@ class Result:
     outcome: dict[str, Any] | None
     to_act: list[int] = field(default_factory=list)  # who decides next
     deadline: float = 0.0
+    # The acting seat's next legal actions ([id, description]) when it decides again at once.
+    next_actions: list[list[str]] = field(default_factory=list)
+    next_default: str = ""
 
     def to_json(self) -> str:
         return json.dumps(self.__dict__, separators=(",", ":"))
@@ -112,7 +115,7 @@ class Matches:
         if existing is not None:
             return existing
         commitment = self.dice.create_stream(match_id)
-        rng = DrawnRng([], lambda n: self.dice.draw(match_id, n))
+        rng = DrawnRng([], lambda n: self.dice.draw(match_id, n), SETUP_BATCH)
         try:
             state = game.new_state(scenario_id, len(seats), options, rng)
         except BadSetup as e:
@@ -299,8 +302,13 @@ class Matches:
             s.seed = self.dice.reveal(s.match_id).hex()
         self._advance_spectator(s, game, entry)
         self._arm(s, game, state)
-        result = Result(s.game_id, version, project(stored, seat), s.outcome,
-                        list(game.to_act(state)), s.deadline)
+        to_act = list(game.to_act(state))
+        result = Result(s.game_id, version, project(stored, seat), s.outcome, to_act,
+                        s.deadline)
+        if seat in to_act and kind != "resign":
+            result.next_actions = [[a.id, a.description]
+                                   for a in game.legal_actions(state, seat)]
+            result.next_default = game.default_action(state, seat)
         if not self.sessions.commit(s, expected_version, stored, request_id, result.to_json()):
             self.sessions.invalidate(s.match_id)  # the log has it; the next read rebuilds
         if outcome is not None:
