@@ -41,6 +41,7 @@ proto: $(PB2)
 # redis-server and PostgreSQL, which integration tests start for real (apt-get if missing).
 system-deps:
 	deploy/local/install-system-deps.sh
+	deploy/local/install-deploy-tools.sh
 
 test: venv proto system-deps
 	$(BIN)/pytest -n auto $(PYTEST_ARGS)
