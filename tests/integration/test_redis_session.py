@@ -32,8 +32,9 @@ def test_compare_and_set_only_from_the_expected_version(store):
     assert store.commit(_session(mid, 1), 0, _events(1, 2, 1), "r1", "first")
     assert not store.commit(_session(mid, 2), 0, _events(3, 1, 2), "r2", "stale")
     assert store.load(mid).version == 1 and store.load(mid).state == {"x": 1}
-    assert store.cached_response(mid, "r1") == "first"
-    assert store.cached_response(mid, "r2") is None
+    session, response = store.load_with_response(mid, "r1")
+    assert (session.version, response) == (1, "first")
+    assert store.load_with_response(mid, "r2")[1] is None
     found, complete = store.events_after(mid, 0, 0)
     assert [e["seq"] for e in found] == [1, 2] and complete
 
@@ -78,5 +79,6 @@ def test_only_the_last_request_is_remembered(store):
     store.create(_session(mid))
     store.commit(_session(mid, 1), 0, [], "r1", "one")
     store.commit(_session(mid, 2), 1, [], "r2", "two")
-    assert store.cached_response(mid, "r2") == "two"
-    assert store.cached_response(mid, "r1") is None  # older repeats are answered from the log
+    assert store.load_with_response(mid, "r2")[1] == "two"
+    assert store.load_with_response(mid, "r1")[1] is None  # older ones: from the log
+    assert store.load_with_response(uuid.uuid4().hex, "r2") == (None, None)

@@ -111,9 +111,11 @@ class Matches:
         # A repeated request id names the same match, so a retried creation is harmless.
         match_id = (uuid.uuid5(uuid.NAMESPACE_URL, f"partida:{request_id}").hex if request_id
                     else uuid.uuid4().hex)
-        existing = self._session(match_id, required=False)
+        existing = self.sessions.load(match_id)
         if existing is not None:
             return existing
+        # A retry after the session is gone finds the stream and the record already there;
+        # its set-up append is then refused and the match is rebuilt from the log below.
         commitment = self.dice.create_stream(match_id)
         rng = DrawnRng([], lambda n: self.dice.draw(match_id, n), SETUP_BATCH)
         try:
@@ -138,7 +140,7 @@ class Matches:
             session.spectator = {"version": 0, "state": session.state, "pending": []}
         self._arm(session, game, state)
         self.sessions.create(session)
-        self._after_commit(session, game, state)
+        self._after_commit(session, game, state, 0.0)
         return session
 
     # ----- reading ----------------------------------------------------------------------
@@ -205,11 +207,11 @@ class Matches:
         identifier("request_id", request_id)
         if not isinstance(action_id, str) or not action_id or len(action_id) > 512:
             raise InvalidArgument("action_id must be 1 to 512 characters")
-        cached = self.sessions.cached_response(match_id, request_id)
-        if cached is not None:
-            return Result.from_json(cached)
         with self._lock(match_id):
-            s = self._session(match_id)
+            live, cached = self.sessions.load_with_response(match_id, request_id)
+            if cached is not None:
+                return Result.from_json(cached)
+            s = live or self._session(match_id)
             self._check_seat(s, seat, principal, acting=True)
             return self._apply(s, seat, expected_version, request_id, action_id, "action")
 
@@ -238,7 +240,7 @@ class Matches:
             if not self.sessions.commit(s, s.version, [], "", ""):
                 raise Aborted("the match moved on; try again")
             state = game.state_from_dict(s.state)
-            self._after_commit(s, game, state)
+            self._after_commit(s, game, state, s.deadline)
             return meta
 
     def expire_decisions(self, limit: int = 100) -> int:
@@ -301,6 +303,7 @@ class Matches:
             s.status, s.outcome = "finished", outcome_dict(outcome)
             s.seed = self.dice.reveal(s.match_id).hex()
         self._advance_spectator(s, game, entry)
+        deadline_before = s.deadline
         self._arm(s, game, state)
         to_act = list(game.to_act(state))
         result = Result(s.game_id, version, project(stored, seat), s.outcome, to_act,
@@ -313,7 +316,7 @@ class Matches:
             self.sessions.invalidate(s.match_id)  # the log has it; the next read rebuilds
         if outcome is not None:
             self.ledger.finish_match(s.match_id, s.outcome or {}, bytes.fromhex(s.seed))
-        self._after_commit(s, game, state)
+        self._after_commit(s, game, state, deadline_before)
         return result
 
 
@@ -330,8 +333,10 @@ class Matches:
         else:
             s.deadline = 0.0
 
-    def _after_commit(self, s: Session, game: Game, state: Any) -> None:
-        self.sessions.set_deadline(s.match_id, s.deadline)
+    def _after_commit(self, s: Session, game: Game, state: Any,
+                      deadline_before: float) -> None:
+        if s.deadline or deadline_before:  # matches without timers never touch the index
+            self.sessions.set_deadline(s.match_id, s.deadline)
         if self.bots is None or s.status != "active":
             return
         for seat in game.to_act(state):
@@ -402,6 +407,8 @@ class Matches:
             current = self.sessions.load(match_id)
             if current is not None:
                 return current
+        if s.deadline:  # the deadline index may have gone with the session (a flush)
+            self.sessions.set_deadline(match_id, s.deadline)
         return s
 
     # ----- checks ---------------------------------------------------------------------------

@@ -79,9 +79,12 @@ class RedisSessionStore:
     def invalidate(self, match_id: str) -> None:
         self.r.delete(_key(match_id, "session"))
 
-    def cached_response(self, match_id: str, request_id: str) -> str | None:
-        rid, response = self.r.hmget(_key(match_id, "session"), "rid", "response")
-        return response.decode() if rid is not None and rid.decode() == request_id else None
+    def load_with_response(self, match_id: str, request_id: str
+                           ) -> tuple[Session | None, str | None]:
+        blob, rid, response = self.r.hmget(_key(match_id, "session"), "blob", "rid", "response")
+        session = None if blob is None else Session.from_json(blob)
+        repeat = rid is not None and rid.decode() == request_id
+        return session, (response.decode() if repeat else None)
 
     def events_after(self, match_id: str, after_seq: int, wait_seconds: float
                      ) -> tuple[list[dict[str, Any]], bool]:

@@ -69,7 +69,9 @@ class SessionStore(Protocol):
 
     def invalidate(self, match_id: str) -> None: ...
 
-    def cached_response(self, match_id: str, request_id: str) -> str | None: ...
+    def load_with_response(self, match_id: str, request_id: str
+                           ) -> tuple[Session | None, str | None]:
+        """The session, and the last request's response if `request_id` was that request."""
 
     def events_after(self, match_id: str, after_seq: int, wait_seconds: float
                      ) -> tuple[list[dict[str, Any]], bool]: ...
@@ -119,10 +121,13 @@ class MemorySessionStore:
         with self._lock:
             self._sessions.pop(match_id, None)
 
-    def cached_response(self, match_id: str, request_id: str) -> str | None:
+    def load_with_response(self, match_id: str, request_id: str
+                           ) -> tuple[Session | None, str | None]:
         with self._lock:
+            text = self._sessions.get(match_id)
             rid, response = self._requests.get(match_id, ("", ""))
-            return response if rid == request_id else None
+        session = None if text is None else Session.from_json(text)
+        return session, (response if rid == request_id else None)
 
     def events_after(self, match_id: str, after_seq: int, wait_seconds: float
                      ) -> tuple[list[dict[str, Any]], bool]:
