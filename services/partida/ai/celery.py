@@ -1,12 +1,17 @@
 """The Celery app (`celery -A partida.ai worker`): bot turns queued by the rules service.
 
-Configured from the environment: PARTIDA_BROKER_URL (Redis), PARTIDA_RULES_ADDRESS.
+Configured from the environment: PARTIDA_BROKER_URL (Redis), PARTIDA_RULES_ADDRESS,
+PARTIDA_METRICS_PORT (Prometheus metrics of the worker).
 """
 
 from __future__ import annotations
 
-from celery import Celery
+from collections.abc import Callable
+from typing import Any
 
+from celery import Celery, signals
+
+from partida.platform import logs, metrics
 from partida.platform.config import settings
 
 BOT_QUEUE = "bots"
@@ -24,3 +29,32 @@ app.conf.update(
     task_serializer="json",
     accept_content=["json"],
 )
+
+
+# Task outcomes, counted in the worker where the tasks run.
+def _count(outcome: str) -> Callable[..., None]:
+    def handler(sender: Any = None, **_: Any) -> None:
+        name = getattr(sender, "name", None) or "unknown"
+        metrics.CELERY_TASKS.labels(name, outcome).inc()
+    return handler
+
+
+_OUTCOMES = {"success": signals.task_success, "failure": signals.task_failure,
+             "retry": signals.task_retry}
+for _outcome, _signal in _OUTCOMES.items():
+    _signal.connect(_count(_outcome), weak=False)
+
+
+@signals.setup_logging.connect
+def _json_logs(loglevel: Any = None, **_: Any) -> None:
+    """The worker logs JSON lines like the services (Celery's own format otherwise)."""
+    logs.configure(loglevel or "INFO")
+
+
+@signals.worker_init.connect
+def _exporter(**_: Any) -> None:
+    """Metrics on PARTIDA_METRICS_PORT from the worker's main process. Run the worker with
+    `--pool threads` (or solo), as the stack does: prefork children would count in processes
+    of their own, which this exporter does not see."""
+    cfg = settings()
+    metrics.serve(cfg.metrics_port, cfg.host)

@@ -4,10 +4,11 @@ with a service principal."""
 from __future__ import annotations
 
 import logging
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from partida.ai.turns import SeatSnapshot, play_turn
+from partida.ai.turns import SeatSnapshot, run_turn
 from partida.platform.auth import SERVICE, Principal
 from partida.platform.errors import ServiceError
 
@@ -49,12 +50,13 @@ class ThreadBotScheduler:
 
     def schedule(self, match_id: str, seat: int, version: int, game_id: str,
                  bot: str) -> None:
-        self._pool.submit(self._run, match_id, seat, version, game_id, bot)
+        self._pool.submit(self._run, match_id, seat, version, game_id, bot, time.time())
 
-    def _run(self, match_id: str, seat: int, version: int, game_id: str, bot: str) -> None:
+    def _run(self, match_id: str, seat: int, version: int, game_id: str, bot: str,
+             queued_at: float) -> None:
         assert self.client is not None
         try:
-            play_turn(self.client, match_id, seat, version, game_id, bot)
+            run_turn(self.client, match_id, seat, version, game_id, bot, queued_at)
         except ServiceError as e:
             log.info("bot turn %s seat %s v%s: %s", match_id, seat, version, e.message)
         except Exception:  # a bug in a bot must not kill the pool

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import logging
+import time
 from functools import cache
+from typing import Any
 
 import grpc
 
 from partida.ai.celery import app
 from partida.ai.grpc_client import GrpcRulesClient
-from partida.ai.turns import play_turn
+from partida.ai.turns import run_turn
 from partida.platform.auth import Authority
 from partida.platform.config import settings
 
@@ -35,11 +37,16 @@ def _client() -> GrpcRulesClient:
     return GrpcRulesClient(channel, authority.service_token("bots"))
 
 
-@app.task(name="partida.play_turn", autoretry_for=(TransientRulesError,), retry_backoff=0.2,
-          retry_backoff_max=5, retry_jitter=True, max_retries=8)
-def play_turn_task(match_id: str, seat: int, version: int, game_id: str, bot: str) -> str:
+@app.task(name="partida.play_turn", bind=True, autoretry_for=(TransientRulesError,),
+          retry_backoff=0.2, retry_backoff_max=5, retry_jitter=True, max_retries=8)
+def play_turn_task(self: Any, match_id: str, seat: int, version: int, game_id: str, bot: str,
+                   queued_at: float = 0.0) -> str:
+    """queued_at: when the rules service queued the turn (wall clock); a retry's wait is its
+    backoff, not queueing, so only the first attempt's wait is measured."""
+    first_try = not self.request.retries
     try:
-        return play_turn(_client(), match_id, seat, version, game_id, bot)
+        return run_turn(_client(), match_id, seat, version, game_id, bot,
+                        queued_at if first_try else 0.0)
     except grpc.RpcError as e:
         code = e.code()
         if code in _HARMLESS:
@@ -54,4 +61,4 @@ class CeleryBotScheduler:
 
     def schedule(self, match_id: str, seat: int, version: int, game_id: str,
                  bot: str) -> None:
-        play_turn_task.apply_async(args=(match_id, seat, version, game_id, bot))
+        play_turn_task.apply_async(args=(match_id, seat, version, game_id, bot, time.time()))

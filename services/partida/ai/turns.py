@@ -14,6 +14,8 @@ from typing import Any, Protocol
 
 from partida.ai.bots import SEARCH_BOT, make_bot
 from partida.engine import Action, LocalRng, get
+from partida.platform import metrics
+from partida.platform.calls import match_id_var, seat_var
 
 
 @dataclass
@@ -62,3 +64,20 @@ def play_turn(client: RulesClient, match_id: str, seat: int, version: int, game_
         action = bot.choose(snap.view, snap.actions, rng)
     client.submit(match_id, seat, version, request_id(match_id, version, seat), action)
     return "played"
+
+
+def run_turn(client: RulesClient, match_id: str, seat: int, version: int, game_id: str,
+             bot_name: str, queued_at: float = 0.0) -> str:
+    """`play_turn` as a worker runs it: the time it waited since being queued at `queued_at`
+    (wall clock, 0: unknown) and the turn's own time are measured, and logs name the match
+    and seat."""
+    if queued_at:
+        metrics.BOT_QUEUE_WAIT.labels(game_id).observe(max(0.0, time.time() - queued_at))
+    tokens = match_id_var.set(match_id), seat_var.set(seat)
+    started = time.perf_counter()
+    try:
+        return play_turn(client, match_id, seat, version, game_id, bot_name)
+    finally:
+        metrics.BOT_TURN_DURATION.labels(game_id).observe(time.perf_counter() - started)
+        seat_var.reset(tokens[1])
+        match_id_var.reset(tokens[0])

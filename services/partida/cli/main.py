@@ -157,6 +157,8 @@ def games() -> None:
 def serve(
     role: str = typer.Argument("all", help="all, rules, dice, persistence or matchmaking"),
     port: int = typer.Option(None, help="listen port (default PARTIDA_PORT or 50051)"),
+    metrics_port: int = typer.Option(
+        None, help="Prometheus metrics port (default PARTIDA_METRICS_PORT or 9464; 0: none)"),
 ) -> None:
     """Run the server: every service in one process, or one service of it."""
     from partida.cli.serve import serve as run
@@ -164,7 +166,8 @@ def serve(
     from partida.platform.config import settings
     if role not in ROLES:
         raise typer.BadParameter(f"role must be one of {', '.join(ROLES)}")
-    cfg = settings() if port is None else settings().model_copy(update={"port": port})
+    given = {"port": port, "metrics_port": metrics_port}
+    cfg = settings().model_copy(update={k: v for k, v in given.items() if v is not None})
     run(role, cfg)
 
 

@@ -2,25 +2,39 @@
 
 from __future__ import annotations
 
+import logging
 import signal
 import threading
 
-from partida.platform import logs
+from partida.platform import logs, metrics
 from partida.platform.assembly import build
 from partida.platform.config import Settings
 
+log = logging.getLogger("partida.serve")
+
 
 def serve(role: str, cfg: Settings, announce: bool = True) -> None:
+    """Serve until SIGINT or SIGTERM, then report NOT_SERVING, drain in-flight calls for up to
+    PARTIDA_SHUTDOWN_GRACE_SECONDS and stop."""
     logs.configure()
+    import os, sys
+    if os.environ.get("SWITCH"):
+        sys.setswitchinterval(float(os.environ["SWITCH"]))
+    exporter = metrics.serve(cfg.metrics_port, cfg.host)
     process = build(role, cfg)
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
     process.start()
     if announce:
         where = f"{cfg.host}:{process.server.port}"
         print(f"partida {role} serving on {where}", flush=True)
+        if exporter is not None:
+            print(f"  metrics: http://{cfg.host}:{exporter.server_port}/metrics", flush=True)
         if role == "all":
             print(f"  try: partida client play montanas --server {where}", flush=True)
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
     stop.wait()
+    log.info("stop signal received")
     process.stop(grace=cfg.shutdown_grace_seconds)
+    if exporter is not None:
+        exporter.shutdown()

@@ -14,6 +14,9 @@ from partida.devstack.servers import start_postgres, start_redis
 from partida.devstack.stack import API_KEY, SPLIT_ROLES, start_split
 
 PORTS = {"persistence": 50061, "dice": 50062, "rules": 50051, "matchmaking": 50063}
+# Prometheus metrics of each process (GET /metrics).
+METRICS_PORTS = {"rules": 9464, "persistence": 9465, "dice": 9466, "matchmaking": 9467,
+                 "worker": 9468}
 
 
 def up(folder: Path) -> dict[str, object]:
@@ -28,12 +31,14 @@ def up(folder: Path) -> dict[str, object]:
     try:
         pg_proc, pg_url = start_postgres(folder / "postgres", detach=True)
         pids["postgres"] = pg_proc.pid
-        stack = start_split(folder, redis_url, pg_url, detach=True, ports=dict(PORTS))
+        stack = start_split(folder, redis_url, pg_url, detach=True, ports=dict(PORTS),
+                            metrics_ports=dict(METRICS_PORTS))
     except BaseException:
         _kill(pids)
         raise
     pids.update({name: p.pid for name, p in stack.procs.items()})
-    state = {"pids": pids, "addresses": stack.addresses, "redis_url": redis_url,
+    state = {"pids": pids, "addresses": stack.addresses, "metrics": stack.metrics,
+             "redis_url": redis_url,
              "database_url": pg_url, "api_key": API_KEY, "logs": str(folder)}
     (folder / "state.json").write_text(json.dumps(state, indent=2))
     return state

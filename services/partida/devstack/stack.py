@@ -41,6 +41,8 @@ class Stack:
     logs: Path
     procs: dict[str, subprocess.Popen] = field(default_factory=dict)
     commands: dict[str, list[str]] = field(default_factory=dict)
+    # Where each process (services and worker) serves Prometheus metrics: host:port.
+    metrics: dict[str, str] = field(default_factory=dict)
     redis_url: str = ""
     database_url: str = ""
     detach: bool = False  # processes outlive this Python process (`make stack`)
@@ -51,7 +53,9 @@ class Stack:
 
     def start(self, name: str) -> None:
         log = open(self.logs / f"{name}.log", "ab")  # noqa: SIM115 (kept open with the process)
-        self.procs[name] = subprocess.Popen(self.commands[name], env=self.env, stdout=log,
+        port = self.metrics.get(name, ":0").rsplit(":", 1)[1]
+        env = {**self.env, "PARTIDA_METRICS_PORT": port}
+        self.procs[name] = subprocess.Popen(self.commands[name], env=env, stdout=log,
                                             stderr=subprocess.STDOUT,
                                             start_new_session=self.detach)
         if name in self.addresses:
@@ -88,7 +92,9 @@ def wait_healthy(address: str, proc: subprocess.Popen, name: str, timeout: float
     raise RuntimeError(f"{name} at {address} did not become healthy in {timeout}s")
 
 
-def _env(**extra: str) -> dict[str, str]:
+def service_env(**extra: str) -> dict[str, str]:
+    """The environment of a stack's process: this one's, less any PARTIDA_ setting, plus the
+    stack's secrets and `extra`."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PARTIDA_")}
     env.update(SECRETS, PARTIDA_HOST="127.0.0.1", PARTIDA_BOT_FILL_AFTER_SECONDS="0.3",
                PARTIDA_SHUTDOWN_GRACE_SECONDS="1",
@@ -96,7 +102,7 @@ def _env(**extra: str) -> dict[str, str]:
     return env
 
 
-def _serve(role: str, port: int) -> list[str]:
+def serve_command(role: str, port: int) -> list[str]:
     return [str(BIN / "partida"), "serve", role, "--port", str(port)]
 
 
@@ -104,12 +110,14 @@ def _serve(role: str, port: int) -> list[str]:
 def embedded_stack(**extra_env: str) -> Iterator[Stack]:
     tmp = Path(tempfile.mkdtemp(prefix="partida-e2e-"))
     port = free_port()
+    database = f"sqlite:///{tmp / 'partida.db'}"
     stack = Stack({"rules": f"127.0.0.1:{port}"},
-                  _env(PARTIDA_DATABASE_URL=f"sqlite:///{tmp / 'partida.db'}", **extra_env), tmp)
+                  service_env(PARTIDA_DATABASE_URL=database, **extra_env), tmp)
     stack.addresses.update(dice=stack.address, persistence=stack.address,
                            matchmaking=stack.address)
-    stack.commands["all"] = _serve("all", port)
+    stack.commands["all"] = serve_command("all", port)
     stack.addresses["all"] = stack.address
+    stack.metrics["all"] = f"127.0.0.1:{free_port()}"
     try:
         stack.start("all")
         yield stack
@@ -123,20 +131,24 @@ SPLIT_ROLES = ("persistence", "dice", "rules", "matchmaking")
 
 def start_split(folder: Path, redis_url: str, database_url: str, worker: bool = True,
                 detach: bool = False, ports: dict[str, int] | None = None,
-                **extra_env: str) -> Stack:
-    """Every service a process of its own; persistence first, since it migrates the schema."""
+                metrics_ports: dict[str, int] | None = None, **extra_env: str) -> Stack:
+    """Every service a process of its own; persistence first, since it migrates the schema.
+    Each process, the worker too, serves metrics on a port of its own (free ones unless
+    given)."""
     ports = ports or {role: free_port() for role in SPLIT_ROLES}
+    metrics_ports = metrics_ports or {name: free_port() for name in (*SPLIT_ROLES, "worker")}
     addresses = {role: f"127.0.0.1:{p}" for role, p in ports.items()}
-    env = _env(PARTIDA_REDIS_URL=redis_url, PARTIDA_DATABASE_URL=database_url,
+    env = service_env(PARTIDA_REDIS_URL=redis_url, PARTIDA_DATABASE_URL=database_url,
                PARTIDA_BROKER_URL=redis_url.rsplit("/", 1)[0] + "/1",
                PARTIDA_RULES_ADDRESS=addresses["rules"],
                PARTIDA_DICE_ADDRESS=addresses["dice"],
                PARTIDA_PERSISTENCE_ADDRESS=addresses["persistence"],
                PARTIDA_MATCHMAKING_ADDRESS=addresses["matchmaking"], **extra_env)
     stack = Stack(addresses, env, folder, redis_url=redis_url, database_url=database_url,
-                  detach=detach)
+                  detach=detach,
+                  metrics={name: f"127.0.0.1:{p}" for name, p in metrics_ports.items()})
     for role, port in ports.items():
-        stack.commands[role] = _serve(role, port)
+        stack.commands[role] = serve_command(role, port)
     stack.commands["worker"] = [str(BIN / "celery"), "-A", "partida.ai", "worker",
                                 "--pool", "threads", "--concurrency", "8", "--loglevel",
                                 "WARNING", "--without-heartbeat", "--without-gossip",

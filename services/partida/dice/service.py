@@ -1,10 +1,13 @@
-"""DiceService over gRPC: who may call, what is valid, and protos around `Dice`."""
+"""DiceService over gRPC: who may call, what is valid, and protos around `Dice`; and `Dice`
+counting what it draws."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from partida.dice.logic import Dice
+from partida.platform import metrics
 from partida.platform.auth import require_player, require_service
 from partida.platform.calls import caller
 from partida.platform.errors import PermissionDenied
@@ -22,6 +25,16 @@ def _rules_only() -> None:
     principal = require_service(caller())
     if principal.subject != RULES_SERVICE:
         raise PermissionDenied("only the rules service may create, draw or reveal")
+
+
+class CountedDice(Dice):
+    """Dice counting the values drawn: the dice service's, and the embedded server's that
+    the rules logic calls in-process (a rules process drawing remotely counts nothing)."""
+
+    def draw(self, match_id: str, count: int) -> tuple[int, Sequence[int]]:
+        first, values = super().draw(match_id, count)
+        metrics.DICE_DRAWS.inc(len(values))
+        return first, values
 
 
 class DiceServicer(dice_pb2_grpc.DiceServiceServicer):

@@ -17,6 +17,8 @@ from typing import Protocol
 
 from partida.matchmaking.pools import Policy, Proposal, form_matches
 from partida.matchmaking.store.base import TicketStore
+from partida.matchmaking.tickets import Ticket
+from partida.platform import metrics
 
 log = logging.getLogger("partida.matchmaking")
 
@@ -45,6 +47,24 @@ class ConstantRatings:
         return self.value
 
 
+class QueueDepth:
+    """partida_matchmaking_queue_depth{pool}: tickets searching per pool (`<game>/<seats>`,
+    the pools the match function forms tables in), as read at the start of a tick. A pool
+    seen once stays reported, at 0 when empty, so graphs fall to 0 instead of stopping."""
+
+    def __init__(self) -> None:
+        self._pools: set[str] = set()
+
+    def update(self, searching: Sequence[Ticket]) -> None:
+        depth: dict[str, int] = {}
+        for t in searching:
+            pool = f"{t.game_id}/{t.seats}"
+            depth[pool] = depth.get(pool, 0) + 1
+        self._pools |= depth.keys()
+        for pool in self._pools:
+            metrics.MATCHMAKING_QUEUE_DEPTH.labels(pool).set(depth.get(pool, 0))
+
+
 class Matcher:
     """Runs ticks; `start` runs them every `interval` seconds on a daemon thread.
 
@@ -63,23 +83,33 @@ class Matcher:
         self._pool = ThreadPoolExecutor(max(1, workers), thread_name_prefix="matcher-create")
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._depth = QueueDepth()
 
     def tick(self) -> int:
         """One round; returns the number of tickets assigned."""
         now = self._clock()
         self._store.expire(now)
         todo = self._store.stale_claims(now, self._lease)
-        proposals = form_matches(self._store.searching(), now, self._policy)
+        searching = self._store.searching()
+        self._depth.update(searching)
+        proposals = form_matches(searching, now, self._policy)
         claimed = self._store.claim(proposals, now, self._lease)
         todo += [p for p, ok in zip(proposals, claimed, strict=True) if ok]
-        return self._settle(todo)
+        done = self._settle(todo)
+        created = {t.ticket_id: t.created for t in searching}
+        waited = self._clock()
+        for p, _ in done:  # recovered claims' tickets were not read this round: not timed
+            for ticket_id in p.ticket_ids:
+                if ticket_id in created:
+                    metrics.TIME_TO_MATCH.labels(p.game_id).observe(waited - created[ticket_id])
+        return sum(len(p.ticket_ids) for p, _ in done)
 
-    def _settle(self, proposals: Sequence[Proposal]) -> int:
+    def _settle(self, proposals: Sequence[Proposal]) -> list[tuple[Proposal, str]]:
         match_ids = list(self._pool.map(self._create, proposals))
         done = [(p, m) for p, m in zip(proposals, match_ids, strict=True) if m is not None]
         self._store.release([p for p, m in zip(proposals, match_ids, strict=True) if m is None])
         self._store.assign(done)
-        return sum(len(p.ticket_ids) for p, _ in done)
+        return done
 
     def _create(self, p: Proposal) -> str | None:
         try:

@@ -6,13 +6,17 @@ raised on the way become gRPC statuses in the platform's interceptor.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 import grpc
+import sqlalchemy as sa
 
-from partida.persistence import convert, validate
+from partida.persistence import convert, models, validate
 from partida.persistence.records import Page
 from partida.persistence.store import PersistenceStore
+from partida.platform import metrics
 from partida.platform.auth import Authority, Principal, require_player, require_service
 from partida.platform.calls import caller
 from partida.platform.errors import InvalidArgument, PermissionDenied, Unauthenticated
@@ -31,6 +35,45 @@ def _anyone() -> Principal:
 def _page_fields(page: Page) -> dict[str, Any]:
     return {"matches": [convert.match_pb(m) for m in page.matches],
             "next_page_token": page.next_page_token}
+
+
+# The store's writes, timed by TimedStore: the durable record's and the dice streams'.
+WRITES = ("create_player", "record_match", "update_seat", "append_log", "finish_match",
+          "create_stream", "advance", "reveal")
+
+
+class TimedStore:
+    """A PersistenceStore whose writes are timed (partida_persistence_write_duration_seconds
+    by operation); reads pass straight through. The persistence service, the dice service
+    and the embedded server's in-process ledger all write through it."""
+
+    def __init__(self, store: PersistenceStore) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self._store, name)
+        if name not in WRITES:
+            return found
+        histogram = metrics.PERSISTENCE_WRITE_DURATION.labels(name)
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return found(*args, **kwargs)
+            finally:
+                histogram.observe(time.perf_counter() - started)
+        return timed
+
+
+def live_matches(engine: sa.Engine) -> Callable[[], dict[str, int]]:
+    """Counts unfinished matches by game: one scan of the finished_at index."""
+    query = (sa.select(models.Match.game_id, sa.func.count())
+             .where(models.Match.finished_at.is_(None)).group_by(models.Match.game_id))
+
+    def count() -> dict[str, int]:
+        with engine.connect() as conn:
+            return {game: int(n) for game, n in conn.execute(query)}
+    return count
 
 
 class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):

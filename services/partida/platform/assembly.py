@@ -2,7 +2,8 @@
 
 `partida serve` (no role) puts every service in one process on one port. With a role it runs
 one service and reaches the others at their configured addresses. Each part picks Redis,
-PostgreSQL or Celery when its URL is set, and the in-process default otherwise.
+PostgreSQL or Celery when its URL is set, and the in-process default otherwise. A process
+reports SERVING once what it depends on answers: Redis, the database, the other services.
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
+import sqlalchemy as sa
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from partida.platform import metrics
 from partida.platform.auth import Authority
 from partida.platform.config import Settings
 from partida.platform.ratelimit import RateLimiter
@@ -28,21 +32,51 @@ ROLES = ("all", "rules", "dice", "persistence", "matchmaking")
 STREAMING_ROLES = ("all", "rules", "matchmaking")
 
 
+# How often dependencies are asked again while one of them does not answer.
+RETRY_SECONDS = 0.5
+
+
 @dataclass
 class Process:
-    """A configured process: its gRPC server and the background loops it runs."""
+    """A configured process: its gRPC server, what it depends on, and the background loops it
+    runs once those answer."""
 
     server: Server
     loops: list[Callable[[threading.Event], None]] = field(default_factory=list)
     closers: list[Callable[[], None]] = field(default_factory=list)
     parts: dict[str, Any] = field(default_factory=dict)
+    # (name, check): each check raises until its dependency answers (and is set up).
+    checks: list[tuple[str, Callable[[], Any]]] = field(default_factory=list)
+    ready: threading.Event = field(default_factory=threading.Event)
     _stop: threading.Event = field(default_factory=threading.Event)
 
     def start(self) -> None:
+        """Listen at once, reporting NOT_SERVING; report SERVING and start the background
+        loops once every dependency has answered."""
         self.server.start()
+        threading.Thread(target=self._become_ready, name="ready", daemon=True).start()
+
+    def _become_ready(self) -> None:
+        waiting = list(self.checks)
+        failing = ""
+        while waiting:
+            name, check = waiting[0]
+            try:
+                check()
+            except Exception as e:
+                if name != failing:  # once per dependency, not every retry
+                    log.warning("waiting for %s: %s", name, str(e).splitlines()[0][:300])
+                    failing = name
+                if self._stop.wait(RETRY_SECONDS):
+                    return
+                continue
+            log.info("%s answers", name)
+            waiting.pop(0)
         for loop in self.loops:
             threading.Thread(target=loop, args=(self._stop,), daemon=True).start()
-        self.server.serving()
+        if not self._stop.is_set():
+            self.server.serving()
+            self.ready.set()
 
     def stop(self, grace: float = 5.0) -> None:
         self._stop.set()
@@ -55,18 +89,50 @@ def authority(cfg: Settings) -> Authority:
     return Authority(cfg.token_secret, cfg.service_token_secret, cfg.integrators())
 
 
-def _store(cfg: Settings) -> Any:
+def _store(cfg: Settings, proc: Process, live_matches_here: bool) -> Any:
+    """The persistence store, its writes timed; the database must answer (and is migrated)
+    before the process serves. The process that owns the record counts the live matches."""
+    from partida.engine import all_games
     from partida.persistence.db import make_engine, migrate
+    from partida.persistence.service import TimedStore, live_matches
     from partida.persistence.store import PersistenceStore
     engine = make_engine(cfg.database_url)
-    migrate(engine)
-    return PersistenceStore(engine)
+
+    def database() -> None:
+        with engine.connect() as conn:
+            conn.execute(sa.text("select 1"))
+        migrate(engine)
+
+    proc.checks.append(("the database", database))
+    if live_matches_here:
+        count = live_matches(engine)
+        metrics.LIVE_MATCHES.watch(count, [g.info.id for g in all_games()])
+        proc.closers.append(lambda: metrics.LIVE_MATCHES.forget(count))
+    return TimedStore(PersistenceStore(engine))
 
 
-def _channel(address: str) -> grpc.Channel:
+def _redis(url: str, proc: Process) -> None:
+    import redis
+    client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+    proc.checks.append(("Redis", client.ping))
+    proc.closers.append(client.close)
+
+
+def _channel(address: str, proc: Process | None = None, name: str = "") -> grpc.Channel:
+    """A channel to another service; given a process, that service must report SERVING
+    before the process serves."""
     if not address:
         raise ValueError("this role needs the addresses of the other services")
-    return grpc.insecure_channel(address)
+    channel = grpc.insecure_channel(address)
+    if proc is not None:
+        stub = health_pb2_grpc.HealthStub(channel)
+
+        def serving() -> None:
+            status = stub.Check(health_pb2.HealthCheckRequest(), timeout=1).status
+            if status != health_pb2.HealthCheckResponse.SERVING:
+                raise RuntimeError(f"it reports {health_pb2.HealthCheckResponse.Name(status)}")
+        proc.checks.append((f"the {name} service at {address}", serving))
+    return channel
 
 
 def _every(seconds: float, work: Callable[[], Any]) -> Callable[[threading.Event], None]:
@@ -82,21 +148,23 @@ def _every(seconds: float, work: Callable[[], Any]) -> Callable[[threading.Event
 def _rules(cfg: Settings, auth: Authority, store: Any | None,
            regs: list[Registration], proc: Process) -> Any:
     from partida.ai.bots import bot_names
-    from partida.dice.logic import Dice
+    from partida.dice.service import CountedDice
     from partida.rules.clients import DiceClient, LedgerClient
     from partida.rules.ledger import LocalLedger
-    from partida.rules.matches import Matches
     from partida.rules.redis_session import RedisSessionStore
-    from partida.rules.service import RulesServicer
+    from partida.rules.service import MeteredMatches, RulesServicer
     from partida.rules.session import MemorySessionStore
     from partida.v1 import rules_pb2_grpc
 
     token = auth.service_token("rules")
     sessions = (RedisSessionStore.from_url(cfg.redis_url, cfg.match_idle_ttl_seconds)
                 if cfg.redis_url else MemorySessionStore())
+    if cfg.redis_url:
+        _redis(cfg.redis_url, proc)
     ledger = (LocalLedger(store) if store is not None
-              else LedgerClient(_channel(cfg.persistence_address), token))
-    dice = Dice(store) if store is not None else DiceClient(_channel(cfg.dice_address), token)
+              else LedgerClient(_channel(cfg.persistence_address, proc, "persistence"), token))
+    dice = (CountedDice(store) if store is not None
+            else DiceClient(_channel(cfg.dice_address, proc, "dice"), token))
     if cfg.broker_url:
         from partida.ai.tasks import CeleryBotScheduler
         bots: Any = CeleryBotScheduler()
@@ -104,7 +172,8 @@ def _rules(cfg: Settings, auth: Authority, store: Any | None,
         from partida.ai.local import ThreadBotScheduler
         bots = ThreadBotScheduler()
         proc.closers.append(bots.shutdown)
-    matches = Matches(sessions, ledger, dice, bots, default_timeout=cfg.decision_timeout_seconds)
+    matches = MeteredMatches(sessions, ledger, dice, bots,
+                             default_timeout=cfg.decision_timeout_seconds)
     if hasattr(bots, "bind"):
         bots.bind(matches)
     regs.append(Registration("partida.v1.RulesService", RulesServicer(matches, bot_names),
@@ -125,10 +194,13 @@ def _matchmaking(cfg: Settings, auth: Authority, store: Any | None, matches: Any
 
     token = auth.service_token("matchmaking")
     tickets = RedisTicketStore(cfg.redis_url) if cfg.redis_url else MemoryTicketStore()
+    if cfg.redis_url and matches is None:  # with the rules service here, it checks Redis
+        _redis(cfg.redis_url, proc)
     ratings = (StoreRatings(store) if store is not None
-               else PersistenceRatings(_channel(cfg.persistence_address), token))
+               else PersistenceRatings(_channel(cfg.persistence_address, proc, "persistence"),
+                                       token))
     creator = (LocalCreator(matches) if matches is not None
-               else RulesCreator(_channel(cfg.rules_address), token))
+               else RulesCreator(_channel(cfg.rules_address, proc, "rules"), token))
     policy = Policy(catalog=catalog_of(g.info for g in all_games()),
                     bot_fill_after_seconds=cfg.bot_fill_after_seconds)
     matcher = Matcher(tickets, creator, policy)
@@ -145,16 +217,16 @@ def build(role: str, cfg: Settings) -> Process:
     auth = authority(cfg)
     regs: list[Registration] = []
     proc = Process(server=None)  # type: ignore[arg-type]
-    store = _store(cfg) if role in ("all", "dice", "persistence") else None
+    store = (_store(cfg, proc, live_matches_here=role != "dice")
+             if role in ("all", "dice", "persistence") else None)
     matches = None
     if role in ("all", "persistence"):
         from partida.persistence.service import registrations
         regs += registrations(store, auth)
     if role in ("all", "dice"):
-        from partida.dice.logic import Dice
-        from partida.dice.service import DiceServicer
+        from partida.dice.service import CountedDice, DiceServicer
         from partida.v1 import dice_pb2_grpc
-        regs.append(Registration("partida.v1.DiceService", DiceServicer(Dice(store)),
+        regs.append(Registration("partida.v1.DiceService", DiceServicer(CountedDice(store)),
                                  dice_pb2_grpc.add_DiceServiceServicer_to_server))
     if role in ("all", "rules"):
         matches = _rules(cfg, auth, store, regs, proc)

@@ -1,16 +1,19 @@
-"""Per-call context (who is calling, request id) and the interceptor that sets it up and
-turns ServiceErrors into gRPC statuses."""
+"""Per-call context (who is calling, request id, match and seat) and the two interceptors
+every server has: one counts and times calls by final status, the other sets the context up
+and turns ServiceErrors into gRPC statuses."""
 
 from __future__ import annotations
 
 import contextvars
 import logging
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import grpc
 
+from partida.platform import metrics
 from partida.platform.auth import Authority, Principal
 from partida.platform.errors import ResourceExhausted, ServiceError, Unauthenticated
 from partida.platform.ratelimit import RateLimiter
@@ -20,10 +23,82 @@ log = logging.getLogger("partida.calls")
 principal_var: contextvars.ContextVar[Principal | None] = contextvars.ContextVar(
     "principal", default=None)
 request_id_var: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="")
+# The match and seat a call or a bot turn is about, for logs ("" / None: none).
+match_id_var: contextvars.ContextVar[str] = contextvars.ContextVar("match_id", default="")
+seat_var: contextvars.ContextVar[int | None] = contextvars.ContextVar("seat", default=None)
+
+Wrap = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 
 def caller() -> Principal | None:
     return principal_var.get()
+
+
+def rewrap(handler: Any, unary: Wrap, stream: Wrap) -> Any:
+    """The same handler with its behaviour wrapped: by `stream` for streamed responses, by
+    `unary` otherwise."""
+    wrap = stream if handler.response_streaming else unary
+    kwargs = {
+        "request_deserializer": handler.request_deserializer,
+        "response_serializer": handler.response_serializer,
+    }
+    if handler.request_streaming and handler.response_streaming:
+        return grpc.stream_stream_rpc_method_handler(wrap(handler.stream_stream), **kwargs)
+    if handler.request_streaming:
+        return grpc.stream_unary_rpc_method_handler(wrap(handler.stream_unary), **kwargs)
+    if handler.response_streaming:
+        return grpc.unary_stream_rpc_method_handler(wrap(handler.unary_stream), **kwargs)
+    return grpc.unary_unary_rpc_method_handler(wrap(handler.unary_unary), **kwargs)
+
+
+class MetricsInterceptor(grpc.ServerInterceptor):
+    """Counts and times every call by service, method and final status code.
+
+    It sits outside CallContextInterceptor, so it sees the status that interceptor chose for
+    a ServiceError (context.abort records it on the context before raising). A stream is
+    timed over its whole life; one the client cancelled counts as CANCELLED."""
+
+    def intercept_service(self, continuation: Callable[..., Any],
+                          details: grpc.HandlerCallDetails) -> Any:
+        handler = continuation(details)
+        if handler is None:  # unknown method: gRPC answers UNIMPLEMENTED, no label for it
+            return handler
+        service, _, method = details.method.lstrip("/").rpartition("/")
+        count = metrics.GRPC_REQUESTS.labels
+        duration = metrics.GRPC_DURATION.labels(service, method)
+
+        def finish(context: grpc.ServicerContext, started: float, failed: bool) -> None:
+            code = context.code() or (grpc.StatusCode.UNKNOWN if failed else None)
+            if code is None:
+                code = grpc.StatusCode.OK if context.is_active() else grpc.StatusCode.CANCELLED
+            count(service, method, code.name).inc()
+            duration.observe(time.perf_counter() - started)
+
+        def unary(behavior: Callable[..., Any]) -> Callable[..., Any]:
+            def call(request: Any, context: grpc.ServicerContext) -> Any:
+                started, failed = time.perf_counter(), True
+                try:
+                    response = behavior(request, context)
+                    failed = False
+                    return response
+                finally:
+                    finish(context, started, failed)
+            return call
+
+        def stream(behavior: Callable[..., Any]) -> Callable[..., Any]:
+            def call(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+                started, failed = time.perf_counter(), True
+                try:
+                    yield from behavior(request, context)
+                    failed = False
+                except GeneratorExit:  # the stream was closed before its end: cancelled
+                    failed = False
+                    raise
+                finally:
+                    finish(context, started, failed)
+            return call
+
+        return rewrap(handler, unary, stream)
 
 
 class CallContextInterceptor(grpc.ServerInterceptor):
@@ -39,23 +114,10 @@ class CallContextInterceptor(grpc.ServerInterceptor):
         if handler is None or details.method.startswith(("/grpc.health", "/grpc.reflection")):
             return handler
         metadata = dict(details.invocation_metadata or ())
-        wrap = self._wrap_stream if handler.response_streaming else self._wrap_unary
-        kwargs = {
-            "request_deserializer": handler.request_deserializer,
-            "response_serializer": handler.response_serializer,
-        }
-        if handler.request_streaming and handler.response_streaming:
-            return grpc.stream_stream_rpc_method_handler(
-                wrap(handler.stream_stream, metadata), **kwargs)
-        if handler.request_streaming:
-            return grpc.stream_unary_rpc_method_handler(
-                wrap(handler.stream_unary, metadata), **kwargs)
-        if handler.response_streaming:
-            return grpc.unary_stream_rpc_method_handler(
-                wrap(handler.unary_stream, metadata), **kwargs)
-        return grpc.unary_unary_rpc_method_handler(wrap(handler.unary_unary, metadata), **kwargs)
+        return rewrap(handler, lambda b: self._wrap_unary(b, metadata),
+                      lambda b: self._wrap_stream(b, metadata))
 
-    def _enter(self, metadata: dict[str, str], context: grpc.ServicerContext) -> list[Any]:
+    def _enter(self, metadata: dict[str, str], request: Any) -> list[Any]:
         auth = metadata.get("authorization", "")
         principal = None
         if auth:
@@ -67,14 +129,16 @@ class CallContextInterceptor(grpc.ServerInterceptor):
                 and not self._limiter.allow(principal.subject)):
             raise ResourceExhausted("too many requests from this player; slow down")
         rid = metadata.get("x-request-id") or uuid.uuid4().hex
-        return [principal_var.set(principal), request_id_var.set(rid)]
+        match_id, seat = _about(request)
+        return [principal_var.set(principal), request_id_var.set(rid),
+                match_id_var.set(match_id), seat_var.set(seat)]
 
     def _wrap_unary(self, behavior: Callable[..., Any], metadata: dict[str, str]
                     ) -> Callable[..., Any]:
         def call(request: Any, context: grpc.ServicerContext) -> Any:
             tokens: list[Any] = []
             try:
-                tokens = self._enter(metadata, context)
+                tokens = self._enter(metadata, request)
                 return behavior(request, context)
             except ServiceError as e:
                 context.abort(e.code, e.message)
@@ -89,7 +153,7 @@ class CallContextInterceptor(grpc.ServerInterceptor):
         def call(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
             tokens: list[Any] = []
             try:
-                tokens = self._enter(metadata, context)
+                tokens = self._enter(metadata, request)
                 yield from behavior(request, context)
             except ServiceError as e:
                 context.abort(e.code, e.message)
@@ -106,7 +170,23 @@ def _downstream(e: grpc.RpcError) -> str:
     return f"a service this call depends on answered {name}; retry with the same request id"
 
 
+def _about(request: Any) -> tuple[str, int | None]:
+    """The match id and seat a request names, if any (a streamed request names none)."""
+    match_id = getattr(request, "match_id", "")
+    if not isinstance(match_id, str):
+        return "", None
+    seat = getattr(request, "seat", None)
+    if not isinstance(seat, int):
+        return match_id, None
+    try:
+        return match_id, seat if request.HasField("seat") else None
+    except ValueError:  # a plain int field: always there
+        return match_id, seat
+
+
+_VARS = (principal_var, request_id_var, match_id_var, seat_var)
+
+
 def _reset(tokens: list[Any]) -> None:
-    if len(tokens) == 2:
-        request_id_var.reset(tokens[1])
-        principal_var.reset(tokens[0])
+    for var, token in reversed(list(zip(_VARS, tokens, strict=False))):
+        var.reset(token)

@@ -24,6 +24,8 @@ class Settings(BaseSettings):
     # Where this process listens; every service of a process shares the port.
     host: str = "127.0.0.1"
     port: int = Field(default=50051, ge=0, le=65535)
+    # Where this process serves Prometheus metrics (GET /metrics on `host`); 0: no exporter.
+    metrics_port: int = Field(default=9464, ge=0, le=65535)
 
     # Where the other services are, when they run as separate processes. Empty: in-process.
     rules_address: str = ""

@@ -14,7 +14,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from partida.platform.auth import Authority
-from partida.platform.calls import CallContextInterceptor
+from partida.platform.calls import CallContextInterceptor, MetricsInterceptor
 from partida.platform.ratelimit import RateLimiter
 
 log = logging.getLogger("partida.server")
@@ -40,7 +40,9 @@ class Server:
         self._names = [r.service_name for r in registrations]
         self.server = grpc.server(
             futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="grpc"),
-            interceptors=[*interceptors, CallContextInterceptor(authority, limiter)],
+            # Metrics outermost, so they count the status the call context chose.
+            interceptors=[MetricsInterceptor(), *interceptors,
+                          CallContextInterceptor(authority, limiter)],
             options=[("grpc.max_receive_message_length", max_message_bytes),
                      ("grpc.max_send_message_length", max_message_bytes * 8),
                      ("grpc.so_reuseport", 0)],
@@ -67,9 +69,12 @@ class Server:
         self._set_all(health_pb2.HealthCheckResponse.SERVING)
 
     def stop(self, grace: float = 5.0) -> None:
-        """Report NOT_SERVING, refuse new calls and let in-flight ones finish."""
+        """Report NOT_SERVING (to health watchers too), refuse new calls and let in-flight
+        ones finish within `grace` seconds."""
+        log.info("shutting down; draining calls for up to %ss", grace)
         self.health.enter_graceful_shutdown()
         self.server.stop(grace).wait()
+        log.info("stopped")
 
     def wait(self) -> None:
         self.server.wait_for_termination()

@@ -1,0 +1,115 @@
+"""The gRPC server bootstrap (ARCHITECTURE.md, "Operations"): reflection lists the services,
+health stays NOT_SERVING until the process's dependencies answer, and shutdown reports
+NOT_SERVING while it drains calls already in flight."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from partida.platform.assembly import Process, build
+from partida.platform.auth import Authority
+from partida.platform.config import Settings
+from partida.platform.server import Registration, Server
+
+SERVING = health_pb2.HealthCheckResponse.SERVING
+NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
+
+
+def status(channel: grpc.Channel, service: str = "") -> int:
+    stub = health_pb2_grpc.HealthStub(channel)
+    return stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=5).status
+
+
+def test_reflection_lists_every_service_of_the_embedded_server(tmp_path: Path):
+    process = build("all", Settings(database_url=f"sqlite:///{tmp_path / 'p.db'}", port=0))
+    process.start()
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{process.server.port}") as channel:
+            stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+            answers = stub.ServerReflectionInfo(
+                iter([reflection_pb2.ServerReflectionRequest(list_services="")]))
+            names = {s.name for s in next(answers).list_services_response.service}
+            described = next(stub.ServerReflectionInfo(iter([
+                reflection_pb2.ServerReflectionRequest(
+                    file_containing_symbol="partida.v1.RulesService")])))
+    finally:
+        process.stop(0)
+    assert names == {"partida.v1.RulesService", "partida.v1.DiceService",
+                     "partida.v1.PersistenceService", "partida.v1.PlayersService",
+                     "partida.v1.MatchmakingService", "grpc.health.v1.Health",
+                     "grpc.reflection.v1alpha.ServerReflection"}
+    assert described.file_descriptor_response.file_descriptor_proto  # the schema itself
+
+
+def test_health_waits_for_every_dependency_check(tmp_path: Path):
+    process = build("all", Settings(database_url=f"sqlite:///{tmp_path / 'p.db'}", port=0))
+    up = threading.Event()
+
+    def redis_like() -> None:
+        if not up.is_set():
+            raise ConnectionError("connection refused")
+
+    process.checks.append(("a dependency", redis_like))
+    process.start()
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{process.server.port}") as channel:
+            time.sleep(1.5)  # three retries
+            assert status(channel) == NOT_SERVING
+            assert status(channel, "partida.v1.RulesService") == NOT_SERVING
+            up.set()
+            assert process.ready.wait(10)
+            assert status(channel) == SERVING
+            assert status(channel, "partida.v1.RulesService") == SERVING
+    finally:
+        process.stop(0)
+
+
+def _slow_server(release: threading.Event) -> Server:
+    def slow(request: bytes, context: grpc.ServicerContext) -> bytes:
+        release.wait(10)
+        return b"done"
+
+    def add(_servicer: object, server: grpc.Server) -> None:
+        handler = grpc.unary_unary_rpc_method_handler(slow)
+        server.add_generic_rpc_handlers(
+            [grpc.method_handlers_generic_handler("test.Slow", {"Call": handler})])
+
+    return Server([Registration("test.Slow", None, add)], Authority("p" * 32, "s" * 32, {}),
+                  "127.0.0.1:0")
+
+
+def test_shutdown_reports_not_serving_and_drains_calls_in_flight():
+    release = threading.Event()
+    server = _slow_server(release)
+    server.start()
+    server.serving()
+    with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+        watch = health_pb2_grpc.HealthStub(channel).Watch(health_pb2.HealthCheckRequest())
+        assert next(watch).status == SERVING
+        in_flight = channel.unary_unary("/test.Slow/Call").future(b"", timeout=20)
+        time.sleep(0.2)  # the call has reached the server and waits there
+        stopping = threading.Thread(target=server.stop, args=(60,))
+        stopping.start()
+        assert next(watch).status == NOT_SERVING  # told while the call still runs
+        watch.cancel()  # an open stream would hold the shutdown for the whole grace
+        assert not in_flight.done()
+        release.set()
+        assert in_flight.result() == b"done"  # drained, not cut off
+        stopping.join(30)  # done once the calls are, well before the grace runs out
+        assert not stopping.is_alive()
+
+
+def test_a_process_stopped_before_it_is_ready_never_serves(tmp_path: Path):
+    process: Process = build("all", Settings(database_url=f"sqlite:///{tmp_path / 'p.db'}",
+                                             port=0))
+    process.checks.append(("a dependency", lambda: 1 / 0))
+    process.start()
+    process.stop(0)
+    time.sleep(0.6)
+    assert not process.ready.is_set()
