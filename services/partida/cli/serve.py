@@ -17,9 +17,6 @@ def serve(role: str, cfg: Settings, announce: bool = True) -> None:
     """Serve until SIGINT or SIGTERM, then report NOT_SERVING, drain in-flight calls for up to
     PARTIDA_SHUTDOWN_GRACE_SECONDS and stop."""
     logs.configure()
-    import os, sys
-    if os.environ.get("SWITCH"):
-        sys.setswitchinterval(float(os.environ["SWITCH"]))
     exporter = metrics.serve(cfg.metrics_port, cfg.host)
     process = build(role, cfg)
     stop = threading.Event()

@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from partida.engine import all_games
+from partida.engine import Action, all_games
 from partida.platform import metrics
 from partida.platform.auth import require_player, require_service
 from partida.platform.calls import caller
@@ -115,7 +115,9 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         response = rules_pb2.SubmitActionResponse(
             version=result.version,
             events=[protos.event(result.game_id, e) for e in result.events],
-            decision=protos.decision(result.to_act, result.deadline))
+            decision=protos.decision(result.to_act, result.deadline),
+            next_actions=[protos.action(result.game_id, Action(*a)) for a in result.next_actions],
+            next_default_action_id=result.next_default)
         if result.outcome is not None:
             response.outcome.CopyFrom(protos.outcome(result.outcome))
         return response
