@@ -53,8 +53,16 @@ def play_one(remote: Remote, match_id: str, seat: int, rng=None) -> int | None:
     actions = [Action(a.action_id, a.description) for a in legal.actions]
     choice = HeuristicBot().choose(view, actions, rng or LocalRng(0))
     try:
-        return int(remote.submit(match_id, seat, legal.version, uuid.uuid4().hex,
-                                 choice).version)
+        result = remote.submit(match_id, seat, legal.version, uuid.uuid4().hex, choice)
+        if seat in result.decision.seats:  # it decides again: its next actions came along
+            again = remote.legal(match_id, seat)
+            assert again.version == result.version
+            assert ([(a.action_id, a.description) for a in result.next_actions]
+                    == [(a.action_id, a.description) for a in again.actions])
+            assert result.next_default_action_id == again.default_action_id
+        else:
+            assert not result.next_actions and not result.next_default_action_id
+        return int(result.version)
     except grpc.RpcError as e:
         if e.code() == grpc.StatusCode.ABORTED:  # a timer or a bot moved first: read again
             return legal.version
