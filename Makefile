@@ -46,8 +46,10 @@ system-deps:
 test: venv proto system-deps
 	$(BIN)/pytest -n auto $(PYTEST_ARGS)
 
+# The whole server in one process (in-process state, SQLite in partida.db, bots on threads);
+# it prints where it listens and how to connect. Ctrl-C stops it.
 run: venv proto
-	$(BIN)/partida play montanas --players 3 --bots 3 --seed 1 --no-pause
+	$(BIN)/partida serve
 
 # The multi-process stack in the background: Redis, PostgreSQL, four services, a worker.
 stack: venv proto system-deps
