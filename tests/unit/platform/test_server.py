@@ -13,9 +13,9 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from partida.platform.assembly import Process, build
-from partida.platform.auth import Authority
 from partida.platform.config import Settings
-from partida.platform.server import Registration, Server
+from partida.platform.server import Server
+from tests.unit.platform.support import one_method_server
 
 SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
@@ -75,13 +75,7 @@ def _slow_server(release: threading.Event) -> Server:
         release.wait(10)
         return b"done"
 
-    def add(_servicer: object, server: grpc.Server) -> None:
-        handler = grpc.unary_unary_rpc_method_handler(slow)
-        server.add_generic_rpc_handlers(
-            [grpc.method_handlers_generic_handler("test.Slow", {"Call": handler})])
-
-    return Server([Registration("test.Slow", None, add)], Authority("p" * 32, "s" * 32, {}),
-                  "127.0.0.1:0")
+    return one_method_server("test.Slow", "Call", slow)
 
 
 def test_shutdown_reports_not_serving_and_drains_calls_in_flight():
