@@ -49,6 +49,9 @@ def test_old_events_are_trimmed_and_reported_incomplete(store):
         version, last = version + 1, start + 49
     found, complete = store.events_after(mid, 0, 0)
     assert not complete and found and found[0]["seq"] > 1
+    # Trimmed exactly: the last EVENTS_KEPT events are all there, the one before is not.
+    assert store.events_after(mid, last - EVENTS_KEPT, 0)[1]
+    assert not store.events_after(mid, last - EVENTS_KEPT - 1, 0)[1]
     found, complete = store.events_after(mid, last - 5, 0)
     assert complete and [e["seq"] for e in found] == list(range(last - 4, last + 1))
 

@@ -51,7 +51,11 @@ class Result:
     next_default: str = ""
 
     def to_json(self) -> str:
-        return json.dumps(self.__dict__, separators=(",", ":"))
+        """Kept for an immediate repeat; without the next actions, which a repeat would have
+        to list afresh anyway (the match may have moved on), to keep sessions small."""
+        data = {k: v for k, v in self.__dict__.items() if k not in ("next_actions",
+                                                                     "next_default")}
+        return json.dumps(data, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str) -> Result:

@@ -30,7 +30,7 @@ redis.call('HSET', KEYS[1], 'version', ARGV[2], 'blob', ARGV[3])
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'rid', ARGV[6], 'response', ARGV[7]) end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 for i = 8, #ARGV, 2 do
-  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], ARGV[i] .. '-0', 'e', ARGV[i + 1])
+  redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[5], ARGV[i] .. '-0', 'e', ARGV[i + 1])
 end
 if #ARGV >= 8 then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
 return 1

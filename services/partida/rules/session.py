@@ -14,7 +14,9 @@ from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-EVENTS_KEPT = 64           # live events kept per match; older ones are read from the log
+# Live events kept per match (about ten actions of Las Montañas); a follower further behind
+# reads the older ones from the log. Each costs Redis about 160 bytes per live match.
+EVENTS_KEPT = 32
 
 
 @dataclass
