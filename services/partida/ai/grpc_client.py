@@ -18,13 +18,12 @@ class GrpcRulesClient(ServiceClient):
         super().__init__(rules_pb2_grpc.RulesServiceStub(channel), token, timeout)
 
     def snapshot(self, match_id: str, seat: int) -> SeatSnapshot:
-        view = self.call("GetView", rules_pb2.GetViewRequest(match_id=match_id, seat=seat))
-        legal = self.call("ListLegalActions",
-                           rules_pb2.ListLegalActionsRequest(match_id=match_id, seat=seat))
+        r = self.call("GetView", rules_pb2.GetViewRequest(match_id=match_id, seat=seat,
+                                                          include_actions=True))
         return SeatSnapshot(
-            version=legal.version, to_act=list(legal.decision.seats),
-            view=json.loads(view.view.data_json),
-            actions=[Action(a.action_id, a.description) for a in legal.actions])
+            version=r.view.version, to_act=list(r.decision.seats),
+            view=json.loads(r.view.data_json),
+            actions=[Action(a.action_id, a.description) for a in r.actions])
 
     def bot_state(self, match_id: str, seat: int) -> tuple[int, dict[str, Any]]:
         r = self.call("GetBotState", rules_pb2.GetBotStateRequest(match_id=match_id, seat=seat))

@@ -23,9 +23,8 @@ class LocalRulesClient:
         self.matches = matches
 
     def snapshot(self, match_id: str, seat: int) -> SeatSnapshot:
-        _, view, _, _ = self.matches.view(match_id, seat, BOT_PRINCIPAL)
-        s, actions, _, to_act = self.matches.legal(match_id, seat, BOT_PRINCIPAL)
-        return SeatSnapshot(s.version, to_act, view, actions)
+        look = self.matches.view(match_id, seat, BOT_PRINCIPAL, with_actions=True)
+        return SeatSnapshot(look.session.version, look.to_act, look.view, look.actions)
 
     def bot_state(self, match_id: str, seat: int) -> tuple[int, dict[str, Any]]:
         return self.matches.bot_state(match_id, seat)  # type: ignore[no-any-return]

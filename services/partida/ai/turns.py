@@ -45,7 +45,7 @@ def play_turn(client: RulesClient, match_id: str, seat: int, version: int, game_
               bot_name: str, seed: int | None = None) -> str:
     """Play the seat's decision at `version`; returns what happened, for logs and metrics.
 
-    The task carries the game and the bot, so a turn costs two reads and a submit; if the
+    The task carries the game and the bot, so a turn costs one read and a submit; if the
     seat was given back to its player meanwhile, the rules service refuses the submit."""
     snap = client.snapshot(match_id, seat)
     if snap.version != version:

@@ -150,7 +150,7 @@ def start_split(folder: Path, redis_url: str, database_url: str, worker: bool = 
     for role, port in ports.items():
         stack.commands[role] = serve_command(role, port)
     stack.commands["worker"] = [str(BIN / "celery"), "-A", "partida.ai", "worker",
-                                "--pool", "threads", "--concurrency", "8", "--loglevel",
+                                "--pool", "threads", "--concurrency", "16", "--loglevel",
                                 "WARNING", "--without-heartbeat", "--without-gossip",
                                 "--without-mingle"]
     try:

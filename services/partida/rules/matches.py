@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from partida.ai.bots import default_bot
-from partida.engine import Event, Game, IllegalAction, LocalRng, Outcome, get
+from partida.engine import Action, Event, Game, IllegalAction, LocalRng, Outcome, get
 from partida.engine.errors import BadSetup, UnknownGame
 from partida.platform.auth import Principal
 from partida.platform.errors import (
@@ -60,6 +60,18 @@ class Result:
     @classmethod
     def from_json(cls, text: str) -> Result:
         return cls(**json.loads(text))
+
+
+@dataclass
+class Look:
+    """A reading of a match for one seat or a spectator."""
+
+    session: Session
+    view: dict[str, Any]
+    to_act: tuple[int, ...]
+    outcome: Outcome | None
+    actions: list[Action] = field(default_factory=list)  # only when asked for
+    default: str = ""
 
 
 def project(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
@@ -151,16 +163,22 @@ class Matches:
     def session(self, match_id: str) -> Session:
         return self._session(identifier("match_id", match_id))
 
-    def view(self, match_id: str, seat: int | None, principal: Principal | None
-             ) -> tuple[Session, dict[str, Any], tuple[int, ...], Outcome | None]:
+    def view(self, match_id: str, seat: int | None, principal: Principal | None,
+             with_actions: bool = False) -> Look:
+        """What `seat` (None: a spectator) sees; with its legal actions too if asked, all
+        from one reading of the match, so they belong to the same version."""
         s = self.session(match_id)
         game = self._game(s.game_id)
-        if seat is not None:
-            self._check_seat(s, seat, principal, acting=False)
-            state = game.state_from_dict(s.state)
-            return s, game.view(state, seat), game.to_act(state), game.outcome(state)
-        state = self._spectator_state(s, game)
-        return s, game.view(state, None), game.to_act(state), game.outcome(state)
+        if seat is None:
+            state = self._spectator_state(s, game)
+            return Look(s, game.view(state, None), game.to_act(state), game.outcome(state))
+        self._check_seat(s, seat, principal, acting=False)
+        state = game.state_from_dict(s.state)
+        look = Look(s, game.view(state, seat), game.to_act(state), game.outcome(state))
+        if with_actions:
+            look.actions = game.legal_actions(state, seat)
+            look.default = game.default_action(state, seat) if seat in look.to_act else ""
+        return look
 
     def legal(self, match_id: str, seat: int, principal: Principal | None
               ) -> tuple[Session, list[Any], str, tuple[int, ...]]:

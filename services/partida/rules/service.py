@@ -88,14 +88,18 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
 
     def GetView(self, request: Any, context: Any) -> Any:  # noqa: N802
         principal = require_player(caller())
-        s, data, to_act, outcome = self.matches.view(request.match_id, _seat_arg(request),
-                                                     principal)
+        look = self.matches.view(request.match_id, _seat_arg(request), principal,
+                                 with_actions=request.include_actions)
+        s = look.session
         lagging = not request.HasField("seat") and s.spectator is not None
         version = s.spectator["version"] if lagging else s.version
-        response = rules_pb2.GetViewResponse(view=protos.view(s.game_id, version, data),
-                                             decision=protos.decision(to_act, s.deadline))
-        if outcome is not None:
-            response.outcome.CopyFrom(protos.outcome(outcome))
+        response = rules_pb2.GetViewResponse(
+            view=protos.view(s.game_id, version, look.view),
+            decision=protos.decision(look.to_act, s.deadline),
+            actions=[protos.action(s.game_id, a) for a in look.actions],
+            default_action_id=look.default)
+        if look.outcome is not None:
+            response.outcome.CopyFrom(protos.outcome(look.outcome))
         return response
 
     def ListLegalActions(self, request: Any, context: Any) -> Any:  # noqa: N802
@@ -135,10 +139,10 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
                 yield rules_pb2.StreamMatchResponse(event=protos.event(s.game_id, e))
                 after = e["seq"]
             if events:
-                current, data, to_act, _ = self.matches.view(request.match_id, seat, principal)
+                look = self.matches.view(request.match_id, seat, principal)
                 yield rules_pb2.StreamMatchResponse(
-                    view=protos.view(s.game_id, current.version, data),
-                    decision=protos.decision(to_act, current.deadline))
+                    view=protos.view(s.game_id, look.session.version, look.view),
+                    decision=protos.decision(look.to_act, look.session.deadline))
             if s.status == "finished" and after >= s.event_seq and not events:
                 return
 

@@ -211,3 +211,17 @@ def test_a_seat_that_decides_again_gets_its_next_actions_with_the_result(matches
             seen_other = True
             assert result.next_actions == [] and result.next_default == ""
     assert seen_same and seen_other
+
+
+def test_a_view_can_come_with_the_seats_actions_from_the_same_reading(matches):
+    s = new_match(matches)
+    look = matches.view(s.match_id, 0, ALICE, with_actions=True)
+    _, actions, default, to_act = matches.legal(s.match_id, 0, ALICE)
+    assert look.to_act == to_act == (0,)
+    assert (look.actions, look.default) == (actions, default) and actions
+    other = matches.view(s.match_id, 1, BOB, with_actions=True)  # not its decision
+    assert other.actions == matches.legal(s.match_id, 1, BOB)[1] and other.default == ""
+    assert matches.view(s.match_id, None, None, with_actions=True).actions == []  # spectator
+    assert matches.view(s.match_id, 0, ALICE).actions == []  # not asked for
+    with pytest.raises(PermissionDenied):
+        matches.view(s.match_id, 0, BOB, with_actions=True)
