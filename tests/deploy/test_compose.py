@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from partida.ai.celery import BOT_QUEUE
+from partida.cli import client
 from partida.platform.config import Settings
 from tests.deploy.conftest import GRPC_PORT, PARTS, ROOT, SERVICES, load_yaml, run, tool
 
 COMPOSE = ROOT / "docker-compose.yml"
-CLIENT_ENV = ROOT / "deploy/compose/client.env"
 # Who waits for whom: what each part reaches (assembly.py; the stack starts persistence first).
 NEEDS = {
     "persistence": {"postgres"},
@@ -129,15 +129,15 @@ def test_database_password_matches_the_postgres_container(services: dict[str, An
     assert url.endswith(f"/{pg['POSTGRES_DB']}")
 
 
-def test_client_env_reaches_the_published_ports(services: dict[str, Any]) -> None:
-    """`. deploy/compose/client.env && partida client play montanas` from the host."""
-    client = dict(re.findall(r"^export (\w+)=(\S+)$", CLIENT_ENV.read_text(), re.M))
-    for part in SERVICES:
-        published = {}
-        for mapping in services[part]["ports"]:
-            host_ip, host_port, container_port = defaults(mapping).split(":")
-            published[int(container_port)] = f"{host_ip}:{host_port}"
-        assert client[f"PARTIDA_{part.upper()}_ADDRESS"] == published[GRPC_PORT], part
-    assert client["PARTIDA_SERVER"] == client["PARTIDA_RULES_ADDRESS"]
+def test_only_the_rules_front_door_is_published_and_the_client_defaults_reach_it(
+        services: dict[str, Any]) -> None:
+    """`docker compose up`, then `partida client play montanas` with the client's defaults."""
+    published = {part: [defaults(m).split(":") for m in services[part].get("ports", [])]
+                 for part in SERVICES}
+    assert {p for p, ports in published.items() if ports} == {"rules"}
+    [(host_ip, host_port, container_port)] = published["rules"]
+    assert int(container_port) == GRPC_PORT
+    server = client.SERVER.default
+    assert server == f"{host_ip}:{host_port}"
     keys = defaults(services["rules"]["environment"]["PARTIDA_API_KEYS"])
-    assert client["PARTIDA_API_KEY"] in {pair.split("=")[0] for pair in keys.split(",")}
+    assert client.API_KEY.default in {pair.split("=")[0] for pair in keys.split(",")}

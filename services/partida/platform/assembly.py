@@ -235,8 +235,21 @@ def build(role: str, cfg: Settings) -> Process:
     proc.server = Server(regs, auth, f"{cfg.host}:{cfg.port}",
                          max_workers=512 if role in STREAMING_ROLES else 64,
                          max_message_bytes=cfg.max_message_bytes,
-                         limiter=RateLimiter(cfg.player_rate_limit, cfg.player_rate_burst))
+                         limiter=RateLimiter(cfg.player_rate_limit, cfg.player_rate_burst),
+                         handlers=[_front_door(cfg)] if role == "rules" else [])
     return proc
+
+
+def _front_door(cfg: Settings) -> grpc.GenericRpcHandler:
+    """The rules service passes clients' calls for the other services on (platform/forward);
+    plain channels: those services need not answer for this one to serve."""
+    from partida.platform.forward import Forwarder
+    where = {"partida.v1.MatchmakingService": cfg.matchmaking_address,
+             "partida.v1.PlayersService": cfg.persistence_address,
+             "partida.v1.PersistenceService": cfg.persistence_address,
+             "partida.v1.DiceService": cfg.dice_address}
+    return Forwarder({service: grpc.insecure_channel(address)
+                      for service, address in where.items() if address})
 
 
 class StoreRatings:

@@ -35,7 +35,8 @@ class Server:
     def __init__(self, registrations: Sequence[Registration], authority: Authority,
                  address: str, max_workers: int = 64, max_message_bytes: int = 1 << 20,
                  interceptors: Sequence[grpc.ServerInterceptor] = (),
-                 limiter: RateLimiter | None = None) -> None:
+                 limiter: RateLimiter | None = None,
+                 handlers: Sequence[grpc.GenericRpcHandler] = ()) -> None:
         self.health = health.HealthServicer()
         self._names = [r.service_name for r in registrations]
         self.server = grpc.server(
@@ -49,6 +50,8 @@ class Server:
         )
         for r in registrations:
             r.add(r.servicer, self.server)
+        if handlers:  # e.g. the front door's pass-through to other services
+            self.server.add_generic_rpc_handlers(tuple(handlers))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         reflection.enable_server_reflection(
             [*self._names, health.SERVICE_NAME, reflection.SERVICE_NAME], self.server)

@@ -1,0 +1,86 @@
+"""The rules service as the one public address: the public calls of the other services are
+passed through to them, so a client needs one address whether the server runs as one process
+or as many (`docker compose up`, then `partida client play montanas`).
+
+Only calls meant for clients are passed (matchmaking, players, reading match logs, ratings and
+dice streams); internal ones (AppendLog, Draw, ...) are unknown here, as if not served at all.
+Messages pass as bytes, untouched; the caller's token and request id go along, and the other
+service's answer, status included, comes back as it gave it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import grpc
+
+from partida.platform.calls import request_id_var
+
+# service -> the methods clients may call through the front door (None: all of them)
+PUBLIC: dict[str, frozenset[str] | None] = {
+    "partida.v1.MatchmakingService": None,
+    "partida.v1.PlayersService": None,
+    "partida.v1.PersistenceService": frozenset(
+        {"GetMatchLog", "ListFinishedMatches", "GetPlayerHistory", "GetRating"}),
+    "partida.v1.DiceService": frozenset({"GetStream"}),
+}
+_STREAMING = frozenset({"/partida.v1.MatchmakingService/WatchTicket"})
+_PASSED_METADATA = ("authorization", "x-api-key")
+
+
+class Forwarder(grpc.GenericRpcHandler):
+    """Serves the public methods of services found at `addresses` (service -> channel)."""
+
+    def __init__(self, channels: Mapping[str, grpc.Channel]) -> None:
+        self._channels = {name: ch for name, ch in channels.items() if name in PUBLIC}
+
+    def service(self, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler | None:
+        service, _, method = details.method.lstrip("/").partition("/")
+        channel = self._channels.get(service)
+        allowed = PUBLIC.get(service)
+        if channel is None or (allowed is not None and method not in allowed):
+            return None
+        metadata = [(k, v) for k, v in (details.invocation_metadata or ())
+                    if k in _PASSED_METADATA]
+        if details.method in _STREAMING:
+            return grpc.unary_stream_rpc_method_handler(
+                _stream(channel.unary_stream(details.method), metadata))
+        return grpc.unary_unary_rpc_method_handler(
+            _unary(channel.unary_unary(details.method), metadata))
+
+
+def _metadata(passed: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [*passed, ("x-request-id", request_id_var.get())]
+
+
+def _timeout(context: grpc.ServicerContext) -> float | None:
+    """The caller's deadline, passed on; a call without one reports centuries, which would
+    overflow the outgoing deadline."""
+    left = context.time_remaining()
+    return left if left is not None and left < 86_400 else None
+
+
+def _unary(call: Callable[..., Any], passed: list[tuple[str, str]]
+           ) -> Callable[[bytes, grpc.ServicerContext], bytes]:
+    def forward(request: bytes, context: grpc.ServicerContext) -> bytes:
+        try:
+            return call(request, metadata=_metadata(passed),  # type: ignore[no-any-return]
+                        timeout=_timeout(context))
+        except grpc.RpcError as e:
+            context.abort(e.code(), e.details())
+            raise  # not reached: abort raises
+    return forward
+
+
+def _stream(call: Callable[..., Any], passed: list[tuple[str, str]]
+            ) -> Callable[[bytes, grpc.ServicerContext], Iterator[bytes]]:
+    def forward(request: bytes, context: grpc.ServicerContext) -> Iterator[bytes]:
+        responses = call(request, metadata=_metadata(passed), timeout=_timeout(context))
+        context.add_callback(responses.cancel)  # the client went away: stop the upstream too
+        try:
+            yield from responses
+        except grpc.RpcError as e:
+            if e.code() != grpc.StatusCode.CANCELLED or context.is_active():
+                context.abort(e.code(), e.details())
+    return forward

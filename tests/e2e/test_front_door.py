@@ -1,0 +1,46 @@
+"""The multi-process stack's rules service as the one public address (platform/forward.py):
+clients' calls for the other services pass through with their statuses; internal calls do not."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+
+from partida.cli.remote import Remote
+from partida.devstack.stack import API_KEY
+from partida.v1 import dice_pb2, persistence_pb2, players_pb2
+
+from .conftest import _split
+
+
+@pytest.fixture(scope="module")
+def split(postgres_url):
+    yield from _split(postgres_url, worker=False)
+
+
+def test_public_calls_pass_through_with_the_other_services_statuses(split):
+    front = Remote(split.address)  # every stub at the rules service's address
+    player_id = front.login(API_KEY, "front-door-user")  # PlayersService, in persistence
+    assert player_id
+    with pytest.raises(grpc.RpcError) as missing:
+        front.call(front.persistence, "GetMatchLog",
+                   persistence_pb2.GetMatchLogRequest(match_id="0" * 32))
+    assert missing.value.code() == grpc.StatusCode.NOT_FOUND  # persistence's own answer
+    with pytest.raises(grpc.RpcError) as no_key:
+        front.players.CreatePlayer(players_pb2.CreatePlayerRequest(display_name="x",
+                                                                   external_id="x"))
+    assert no_key.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    front.close()
+
+
+def test_internal_calls_are_not_served_at_the_front_door(split):
+    front = Remote(split.address)
+    front.login(API_KEY, "front-door-prober")
+    for stub, method, request in [
+            (front.persistence, "AppendLog", persistence_pb2.AppendLogRequest(match_id="m")),
+            (front.dice, "Draw", dice_pb2.DrawRequest(match_id="m", count=1)),
+            (front.dice, "Reveal", dice_pb2.RevealRequest(match_id="m"))]:
+        with pytest.raises(grpc.RpcError) as refused:
+            front.call(stub, method, request)
+        assert refused.value.code() == grpc.StatusCode.UNIMPLEMENTED, method
+    front.close()
