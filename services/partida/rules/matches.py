@@ -334,10 +334,10 @@ class Matches:
             result.next_actions = [[a.id, a.description]
                                    for a in game.legal_actions(state, seat)]
             result.next_default = game.default_action(state, seat)
+        if outcome is not None:  # recorded before anyone can see the end in the session
+            self.ledger.finish_match(s.match_id, s.outcome or {}, bytes.fromhex(s.seed))
         if not self.sessions.commit(s, expected_version, stored, request_id, result.to_json()):
             self.sessions.invalidate(s.match_id)  # the log has it; the next read rebuilds
-        if outcome is not None:
-            self.ledger.finish_match(s.match_id, s.outcome or {}, bytes.fromhex(s.seed))
         self._after_commit(s, game, state, deadline_before)
         return result
 

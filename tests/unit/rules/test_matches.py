@@ -12,6 +12,7 @@ from partida.platform.errors import (
     NotFound,
     PermissionDenied,
 )
+from partida.rules.session import MemorySessionStore
 
 from .conftest import ALICE, BOB, BOTS, new_match, play_defaults, rid
 
@@ -225,3 +226,20 @@ def test_a_view_can_come_with_the_seats_actions_from_the_same_reading(matches):
     assert matches.view(s.match_id, 0, ALICE).actions == []  # not asked for
     with pytest.raises(PermissionDenied):
         matches.view(s.match_id, 0, BOB, with_actions=True)
+
+
+def test_the_end_is_recorded_before_the_session_shows_it(matches, store):
+    # Anyone who sees the outcome in the live session must find the match finished in the
+    # record (its log is then readable by players).
+    seen = []
+
+    class Watching(MemorySessionStore):
+        def commit(self, session, *args, **kwargs):
+            if session.status == "finished":
+                seen.append(store.get_match(session.match_id).status)
+            return super().commit(session, *args, **kwargs)
+
+    matches.sessions = Watching()
+    s = new_match(matches)
+    play_defaults(matches, s.match_id)
+    assert seen == ["finished"]
