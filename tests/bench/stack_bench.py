@@ -9,6 +9,7 @@ that response already carried the seat's next actions), then SubmitAction of its
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing as mp
 import statistics
 import time
@@ -16,6 +17,7 @@ import uuid
 from dataclasses import dataclass
 
 import grpc
+import psutil
 import redis
 import sqlalchemy as sa
 
@@ -40,10 +42,19 @@ class Load:
     seconds: float
     latencies: list[float]  # submit-action round trips, seconds
     errors: int = 0         # calls refused or failed (the client re-read and went on)
+    server_cpu: float = 0.0  # CPU seconds the stack's processes used meanwhile
+    client_cpu: float = 0.0  # CPU seconds of the client processes
 
     @property
     def rate(self) -> float:
         return self.actions / self.seconds
+
+    @property
+    def cpu_ms_per_action(self) -> tuple[float, float]:
+        """(server, client) CPU milliseconds per action: unlike rates, these hardly move when
+        other work shares the machine."""
+        n = max(1, self.actions)
+        return self.server_cpu * 1000 / n, self.client_cpu * 1000 / n
 
     def pct(self, q: float) -> float:
         s = sorted(self.latencies)
@@ -66,7 +77,7 @@ async def _create(stub, players: list[str], bots: list[str] = ()) -> str:
 
 
 async def _drive(address: str, matches: int, seconds: float
-                 ) -> tuple[int, list[float], int]:
+                 ) -> tuple[int, list[float], int, float]:
     """Keep `matches` two-player matches busy for `seconds`; every action is a client's.
     Each match has players of its own, as separate people would."""
     latencies: list[float] = []
@@ -98,8 +109,9 @@ async def _drive(address: str, matches: int, seconds: float
                             match_id=match_id, seat=0), metadata=meta[players[0]])
                         seat = view.decision.seats[0] if view.decision.seats else None
 
+        cpu = time.process_time()
         await asyncio.gather(*(one_match() for _ in range(matches)))
-    return len(latencies), latencies, errors
+    return len(latencies), latencies, errors, time.process_time() - cpu
 
 
 async def _act(stub, match_id: str, seat: int, players: list[str], meta: dict,
@@ -122,21 +134,43 @@ async def _act(stub, match_id: str, seat: int, players: list[str], meta: dict,
     return nxt, ((r.version, r.next_default_action_id) if r.next_default_action_id else None)
 
 
-def _client_process(args: tuple[str, int, float]) -> tuple[int, list[float], int]:
+def _client_process(args: tuple[str, int, float]) -> tuple[int, list[float], int, float]:
     return asyncio.run(_drive(*args))
 
 
+def _cpu_seconds(pids: list[int]) -> float:
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(psutil.Error):
+            times = psutil.Process(pid).cpu_times()
+            total += times.user + times.system
+    return total
+
+
 def client_load(addresses: list[str], matches: int = 200, seconds: float = 20.0,
-                processes: int = 2) -> Load:
-    """Scripted clients over `processes` processes, spread over the rules replicas given."""
+                processes: int = 2, server_pids: list[int] = ()) -> Load:
+    """Scripted clients over `processes` processes, spread over the rules replicas given;
+    the CPU time of `server_pids` is measured over the same window."""
     jobs = [(addresses[i % len(addresses)], matches // processes, seconds)
             for i in range(processes)]
-    start = time.monotonic()
+    start, cpu = time.monotonic(), _cpu_seconds(list(server_pids))
     with mp.get_context("spawn").Pool(processes) as pool:
         results = pool.map(_client_process, jobs)
     elapsed = time.monotonic() - start
     return Load(sum(r[0] for r in results), elapsed, [x for r in results for x in r[1]],
-                sum(r[2] for r in results))
+                sum(r[2] for r in results), _cpu_seconds(list(server_pids)) - cpu,
+                sum(r[3] for r in results))
+
+
+def stack_pids(stack: Stack, *urls: str) -> list[int]:
+    """The stack's processes, and the Redis and PostgreSQL servers listening at `urls`."""
+    pids = [p.pid for p in stack.procs.values()]
+    ports = {int(u.rsplit(":", 1)[1].split("/")[0]) for u in urls}
+    for conn in psutil.net_connections("tcp"):
+        if conn.status == psutil.CONN_LISTEN and conn.laddr.port in ports and conn.pid:
+            server = psutil.Process(conn.pid)
+            pids += [server.pid, *(c.pid for c in server.children(recursive=True))]
+    return pids
 
 
 async def _bot_matches(address: str, matches: int) -> list[str]:
@@ -146,11 +180,15 @@ async def _bot_matches(address: str, matches: int) -> list[str]:
                                            for _ in range(matches))))
 
 
-def bot_load(stack: Stack, matches: int = 100, seconds: float = 20.0) -> tuple[float, float]:
-    """All-bot matches for `seconds`: bot actions per second, and the p50 from a decision
-    (the previous record) to the bot's action being applied, from the log's timestamps."""
+def bot_load(stack: Stack, matches: int = 100, seconds: float = 20.0,
+             pids: list[int] = ()) -> tuple[float, float, float]:
+    """All-bot matches for `seconds`: bot actions per second, the p50 from a decision (the
+    previous record) to the bot's action being applied, from the log's timestamps, and the
+    CPU milliseconds per action of `pids` (the stack, the worker included)."""
+    cpu = _cpu_seconds(list(pids))
     ids = asyncio.run(_bot_matches(stack.address, matches))
     time.sleep(seconds)
+    cpu = _cpu_seconds(list(pids)) - cpu
     engine = sa.create_engine(stack.database_url)
     with engine.connect() as conn:
         rows = conn.execute(sa.text(
@@ -167,7 +205,8 @@ def bot_load(stack: Stack, matches: int = 100, seconds: float = 20.0) -> tuple[f
             gaps.append((created - prev[match_id]).total_seconds())
         prev[match_id] = created
     span = (last - first).total_seconds() if first and last else float("nan")
-    return actions / span, statistics.median(gaps) * 1000 if gaps else float("nan")
+    return (actions / span, statistics.median(gaps) * 1000 if gaps else float("nan"),
+            cpu * 1000 / max(1, actions))
 
 
 async def _seek(address: str, players: int) -> int:
@@ -235,25 +274,32 @@ def run_split(seconds: float = 20.0) -> dict[str, float]:
     """The multi-process stack on real Redis and PostgreSQL, with two rules replicas."""
     out: dict[str, float] = {}
     with postgres_server() as pg, redis_server() as r, split_stack(r, pg, worker=False) as stack:
-        load = client_load([stack.address, add_rules_replica(stack)], seconds=seconds)
+        replica = add_rules_replica(stack)
+        load = client_load([stack.address, replica], seconds=seconds,
+                           server_pids=stack_pids(stack, r, pg))
+        server_ms, client_ms = load.cpu_ms_per_action
         out.update(client_actions_per_s=load.rate, submit_p50_ms=load.pct(0.5),
-                   submit_p99_ms=load.pct(0.99), client_errors=load.errors)
+                   submit_p99_ms=load.pct(0.99), client_errors=load.errors,
+                   server_cpu_ms_per_action=server_ms, client_cpu_ms_per_action=client_ms)
         out["redis_bytes_per_live_match"] = redis_bytes_per_match(r)
         out["db_rows_per_action"] = rows_per_action(pg)
         out["matchmaking_seats_per_s"] = matchmaking_load(stack.addresses["matchmaking"])
     with postgres_server() as pg, redis_server() as r, split_stack(r, pg, worker=True) as stack:
-        _, alone = bot_load(stack, matches=1, seconds=seconds / 2)
-        rate, p50 = bot_load(stack, seconds=seconds)
+        _, alone, _ = bot_load(stack, matches=1, seconds=seconds / 2)
+        rate, p50, cpu = bot_load(stack, seconds=seconds, pids=stack_pids(stack, r, pg))
         out.update(bot_turn_p50_ms_one_match=alone, bot_actions_per_s=rate,
-                   bot_turn_p50_ms_100_matches=p50)
+                   bot_turn_p50_ms_100_matches=p50, bot_cpu_ms_per_action=cpu)
     return out
 
 
 def run_embedded(seconds: float = 20.0) -> dict[str, float]:
     with embedded_stack() as stack:
-        load = client_load([stack.address], seconds=seconds)
+        load = client_load([stack.address], seconds=seconds, server_pids=stack_pids(stack))
+    server_ms, client_ms = load.cpu_ms_per_action
     return {"embedded_client_actions_per_s": load.rate,
-            "embedded_submit_p99_ms": load.pct(0.99), "embedded_client_errors": load.errors}
+            "embedded_submit_p99_ms": load.pct(0.99), "embedded_client_errors": load.errors,
+            "embedded_server_cpu_ms_per_action": server_ms,
+            "embedded_client_cpu_ms_per_action": client_ms}
 
 
 def main() -> None:
