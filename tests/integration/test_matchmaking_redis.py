@@ -9,6 +9,7 @@ import uuid
 
 import pytest
 import redis
+from redis.crc import key_slot
 
 from partida.matchmaking.matcher import Matcher
 from partida.matchmaking.pools import form_matches
@@ -21,7 +22,7 @@ from tests.unit.matchmaking.store_contract import NOW, StoreContract, new, pair
 
 @pytest.fixture
 def prefix():
-    return f"mm-{uuid.uuid4().hex[:8]}"  # tests share the server, not their keys
+    return f"{{mm-{uuid.uuid4().hex[:8]}}}"  # tests share the server, not their keys
 
 
 @pytest.fixture
@@ -41,6 +42,19 @@ def test_ended_tickets_keep_their_keys_only_for_the_retention_time(store, redis_
     assert r.ttl(f"{prefix}:t:a") > 300  # a searching ticket outlives its expiry
     store.cancel("a")
     assert 0 < r.ttl(f"{prefix}:t:a") <= 120
+
+
+def test_every_key_of_the_store_lives_in_one_cluster_slot(store, redis_url, prefix):
+    # Redis Cluster runs a script only over keys of one slot: the prefix's hash tag puts
+    # every matchmaking key there (ARCHITECTURE.md, "State and storage").
+    for tid in "abcd":
+        new(store, tid, game="quest" if tid < "c" else "raid", seats=2 + (tid == "d"))
+    assert store.claim([pair("a", "b")], now=NOW + 1, lease=30.0) == [True]
+    store.cancel("c")
+    r = redis.Redis.from_url(redis_url)
+    keys = [k.decode() for k in r.keys(f"{prefix}*")]
+    assert len(keys) >= 8
+    assert {key_slot(k.encode()) for k in keys} == {key_slot(prefix.encode())}
 
 
 def test_replicas_never_assign_a_ticket_twice(redis_url, prefix):

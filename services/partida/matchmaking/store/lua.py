@@ -2,7 +2,9 @@
 across matcher replicas: no other command runs between checking and marking the tickets.
 
 Every script takes the key prefix as ARGV[1] and builds its keys from it (ticket hashes name
-their pool), so they suit a single Redis server, not a cluster.
+their pool). The prefix is a hash tag ("{mm}" by default), so on a Redis Cluster every
+matchmaking key lives in one slot and the scripts run there (routed by the one key they
+declare); matchmaking state is small, unlike sessions, which shard by match.
 """
 
 PRELUDE = """

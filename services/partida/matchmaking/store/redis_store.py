@@ -1,6 +1,6 @@
 """Tickets in Redis, shared by every matchmaking replica.
 
-Keys (prefix P, "mm" by default): P:t:{id} ticket hash; P:pool:{game}:{scenario or *}:{seats}
+Keys (prefix P, a hash tag: "{mm}" by default): P:t:{id} ticket hash; P:pool:{game}:{scenario or *}:{seats}
 sorted set of searching tickets by creation time, all pools listed in the set P:pools;
 P:exp sorted set by expiry time; P:open:{player} the player's unfinished tickets;
 P:idem:{sha256(player, request id)} -> ticket id; P:claims sorted set of claims by lease end
@@ -48,7 +48,7 @@ _DOC = ("ticket_id", "player_id", "game_id", "scenario_id", "seats", "fill_with_
 class RedisTicketStore:
     """A TicketStore in Redis. Use one per thread or share it: redis-py pools connections."""
 
-    def __init__(self, url: str, prefix: str = "mm", retain_seconds: int = 3600) -> None:
+    def __init__(self, url: str, prefix: str = "{mm}", retain_seconds: int = 3600) -> None:
         # A blocking pool: with many server threads a caller waits for a connection rather
         # than failing on redis-py's default cap of 100.
         pool = redis.BlockingConnectionPool.from_url(url, max_connections=256, timeout=10,
@@ -69,7 +69,10 @@ class RedisTicketStore:
 
     def _run(self, script: str, *args: Any, client: Any = None) -> Any:
         with _reachable():
-            return self._scripts[script](args=[self._p, *args], client=client)
+            # The declared key only routes the call on a cluster: the script builds its keys
+            # from the prefix, all in the prefix's hash slot.
+            return self._scripts[script](keys=[f"{self._p}:pools"], args=[self._p, *args],
+                                         client=client)
 
     def create(self, ticket: Ticket, request_id: str, max_open: int) -> Ticket:
         idem = hashlib.sha256(f"{ticket.player_id}\0{request_id}".encode()).hexdigest()
