@@ -76,17 +76,17 @@ def _play_seat(term: Terminal, remote: Remote, game: str, match_id: str, seat: i
     rng = LocalRng()
     after = 0
     while True:
-        version, view, to_act, outcome = remote.view(match_id, seat)
+        look = remote.look(match_id, seat, with_actions=True)  # view and actions, one call
+        view = json.loads(look.view.data_json)
         narrator.learn(view)
-        if outcome is not None:
+        if look.HasField("outcome"):
             term.show(renderer.render(view))
-            term.say(f"Match over: {outcome.reason}", style="bold")
+            term.say(f"Match over: {look.outcome.reason}", style="bold")
             return
-        if seat not in to_act:
+        if seat not in look.decision.seats:
             after = _follow_until_my_turn(term, remote, match_id, seat, after, narrator)
             continue
-        legal = remote.legal(match_id, seat)
-        actions = [Action(a.action_id, a.description) for a in legal.actions]
+        actions = [Action(a.action_id, a.description) for a in look.actions]
         if bot is not None:
             action_id = bot.choose(view, actions, rng)
         else:
@@ -97,10 +97,11 @@ def _play_seat(term: Terminal, remote: Remote, game: str, match_id: str, seat: i
             if choice.special == QUIT:
                 term.say("You leave the table; your seat keeps its clock.")
                 return
-            action_id = (legal.default_action_id if choice.special == DEFAULT
+            action_id = (look.default_action_id if choice.special == DEFAULT
                          else actions[choice.index or 0].id)
         try:
-            result = remote.submit(match_id, seat, legal.version, uuid.uuid4().hex, action_id)
+            result = remote.submit(match_id, seat, look.view.version, uuid.uuid4().hex,
+                                   action_id)
         except grpc.RpcError as e:
             term.error(f"{e.code().name}: {e.details()}")
             continue

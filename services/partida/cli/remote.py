@@ -90,12 +90,16 @@ class Remote:
 
     def view(self, match_id: str, seat: int | None) -> tuple[int, dict[str, Any], list[int],
                                                              Any]:
-        request = rules_pb2.GetViewRequest(match_id=match_id)
-        if seat is not None:
-            request.seat = seat
-        r = self.call(self.rules, "GetView", request)
+        r = self.look(match_id, seat)
         return (r.view.version, json.loads(r.view.data_json), list(r.decision.seats),
                 r.outcome if r.HasField("outcome") else None)
+
+    def look(self, match_id: str, seat: int | None, with_actions: bool = False) -> Any:
+        """The GetView response; with the seat's legal actions too if asked."""
+        request = rules_pb2.GetViewRequest(match_id=match_id, include_actions=with_actions)
+        if seat is not None:
+            request.seat = seat
+        return self.call(self.rules, "GetView", request)
 
     def legal(self, match_id: str, seat: int) -> Any:
         return self.call(self.rules, "ListLegalActions",
