@@ -1,0 +1,1 @@
+"""Fanhunter Batallitas, the squad skirmish game (not registered yet: see RULES.md)."""
