@@ -151,8 +151,9 @@ def _rules(cfg: Settings, auth: Authority, store: Any | None,
     from partida.dice.service import CountedDice
     from partida.rules.clients import DiceClient, LedgerClient
     from partida.rules.ledger import LocalLedger
+    from partida.rules.matches import Matches
     from partida.rules.redis_session import RedisSessionStore
-    from partida.rules.service import MeteredMatches, RulesServicer
+    from partida.rules.service import RulesServicer, count_applied
     from partida.rules.session import MemorySessionStore
     from partida.v1 import rules_pb2_grpc
 
@@ -172,8 +173,8 @@ def _rules(cfg: Settings, auth: Authority, store: Any | None,
         from partida.ai.local import ThreadBotScheduler
         bots = ThreadBotScheduler()
         proc.closers.append(bots.shutdown)
-    matches = MeteredMatches(sessions, ledger, dice, bots,
-                             default_timeout=cfg.decision_timeout_seconds)
+    matches = Matches(sessions, ledger, dice, bots, default_timeout=cfg.decision_timeout_seconds,
+                      on_applied=count_applied)
     if hasattr(bots, "bind"):
         bots.bind(matches)
     regs.append(Registration("partida.v1.RulesService", RulesServicer(matches, bot_names),

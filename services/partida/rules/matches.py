@@ -97,8 +97,10 @@ class Matches:
 
     def __init__(self, sessions: SessionStore, ledger: Ledger, dice: Dice,
                  bots: BotScheduler | None = None, clock: Callable[[], float] = time.time,
-                 default_timeout: int = 0) -> None:
+                 default_timeout: int = 0,
+                 on_applied: Callable[[str, str], None] = lambda game_id, kind: None) -> None:
         self.sessions = sessions
+        self.on_applied = on_applied  # told (game id, kind) of every action applied
         self.ledger = ledger
         self.dice = dice
         self.bots = bots
@@ -338,6 +340,7 @@ class Matches:
             self.ledger.finish_match(s.match_id, s.outcome or {}, bytes.fromhex(s.seed))
         if not self.sessions.commit(s, expected_version, stored, request_id, result.to_json()):
             self.sessions.invalidate(s.match_id)  # the log has it; the next read rebuilds
+        self.on_applied(s.game_id, kind)
         self._after_commit(s, game, state, deadline_before)
         return result
 

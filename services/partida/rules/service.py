@@ -13,8 +13,8 @@ from partida.platform.auth import require_player, require_service
 from partida.platform.calls import caller
 from partida.platform.errors import InvalidArgument
 from partida.rules import protos
-from partida.rules.matches import Matches, Result
-from partida.rules.session import SeatMeta, Session
+from partida.rules.matches import Matches
+from partida.rules.session import SeatMeta
 from partida.v1 import common_pb2, rules_pb2, rules_pb2_grpc
 
 STREAM_WAIT_SECONDS = 5.0
@@ -37,23 +37,12 @@ def _options(text: str) -> dict[str, Any]:
     return value
 
 
-class MeteredMatches(Matches):
-    """Matches that count the actions they apply, by game and kind.
-
-    Every write goes through `_apply` — players' and bots' submissions (bots on local threads
-    call `Matches` directly, not this servicer), resignations and timed-out decisions — and
-    only a fresh write moves the session's version; a repeated request answered from the log
-    does not, so it is not counted twice."""
-
-    def _apply(self, s: Session, seat: int, expected_version: int, request_id: str,
-               action_id: str, kind: str) -> Result:
-        before = s.version
-        result = super()._apply(s, seat, expected_version, request_id, action_id, kind)
-        if s.version != before:
-            metrics.ACTIONS_APPLIED.labels(s.game_id, kind).inc()
-            if kind == "timeout":
-                metrics.DECISIONS_TIMED_OUT.labels(s.game_id).inc()
-        return result
+def count_applied(game_id: str, kind: str) -> None:
+    """Matches' `on_applied` hook: actions applied by game and kind (players' and bots'
+    submissions, resignations and timed-out decisions; a repeat is not applied again)."""
+    metrics.ACTIONS_APPLIED.labels(game_id, kind).inc()
+    if kind == "timeout":
+        metrics.DECISIONS_TIMED_OUT.labels(game_id).inc()
 
 
 class RulesServicer(rules_pb2_grpc.RulesServiceServicer):

@@ -1,7 +1,8 @@
 """Tickets in Redis, shared by every matchmaking replica.
 
-Keys (prefix P, a hash tag: "{mm}" by default): P:t:{id} ticket hash; P:pool:{game}:{scenario or *}:{seats}
-sorted set of searching tickets by creation time, all pools listed in the set P:pools;
+Keys (prefix P, a hash tag: "{mm}" by default): P:t:{id} ticket hash;
+P:pool:{game}:{scenario or *}:{seats} sorted set of searching tickets by creation time, all
+pools listed in the set P:pools;
 P:exp sorted set by expiry time; P:open:{player} the player's unfinished tickets;
 P:idem:{sha256(player, request id)} -> ticket id; P:claims sorted set of claims by lease end
 with each claim's proposal at P:claim:{request id}. The state changes are Lua scripts (lua.py).
