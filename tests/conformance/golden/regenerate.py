@@ -52,6 +52,15 @@ class GoldenSpec:
 
 
 GOLDEN: dict[str, GoldenSpec] = {
+    "dynamit_joe": GoldenSpec(
+        bots_module="partida.games.dynamit_joe.bots",
+        bot="heuristic",
+        matches=(
+            GoldenMatch("arrest", 2, 24),         # the smallest scenario, two seats (76 actions)
+            GoldenMatch("showdown", 3, 2),        # three sides
+            GoldenMatch("eldorado", 4, 3),        # face-down markers and gold carried off
+        ),
+    ),
     "montanas": GoldenSpec(
         bots_module="partida.games.montanas.bots",
         bot="heuristic",

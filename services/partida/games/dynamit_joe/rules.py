@@ -1,0 +1,579 @@
+"""Dynamit Joe as an engine: set-up (3), rounds of activation chips (4.1), the action phase
+(4.2, 5), interrupts (ambush 5.7, out-of-turn jokers), scenarios and victory (9).
+
+Cites the rulebook by section number. Hits and panic are resolved in `resolve`, the actions
+themselves in `actions`, lines of sight in `geometry`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from partida.engine import (
+    Action,
+    BadSetup,
+    Event,
+    Game,
+    GameInfo,
+    IllegalAction,
+    Json,
+    Outcome,
+    Rng,
+    Scenario,
+    Seat,
+)
+from partida.games.dynamit_joe import actions as A
+from partida.games.dynamit_joe import resolve as R
+from partida.games.dynamit_joe.content import Content, ScenarioSpec, load
+from partida.games.dynamit_joe.geometry import geometry
+from partida.games.dynamit_joe.state import JoeState, copy_plain
+
+OPTIONS = {
+    "reassign_characters": "8.1: a player left without characters gets one from a teammate",
+    "windows_cost_two": "8.2: climbing through a window costs an extra action point",
+    "jam_repair_by_card": "8.3: removing a jam draws a marksmen card",
+    "wounds_reduce_ap": "8.4: one action point less per wound",
+    "round_limit": "rounds before the match is called (default: the scenario's)",
+}
+_FLAGS = ("reassign_characters", "windows_cost_two", "jam_repair_by_card", "wounds_reduce_ap")
+PUBLIC_PROMPTS = ("window", "chip_ambush", "clumsy", "continue")
+
+
+def _info(content: Content) -> GameInfo:
+    return GameInfo(
+        id="dynamit_joe", title="Dynamit Joe",
+        scenarios=tuple(
+            Scenario(s.id, s.title, s.min_seats, s.max_seats, tuple(x.id for x in s.sides),
+                     f"Rulebook {s.section}: " + "; ".join(
+                         f"{x.id}: {', '.join(x.characters)}" for x in s.sides))
+            for s in content.scenarios.scenarios),
+        hidden_information=True, options=OPTIONS)
+
+
+INFO = _info(load())
+
+
+def seat_plan(sc: ScenarioSpec, seats: int) -> dict[str, int]:
+    """Which seat plays which character: every side gets a seat, extra seats go to the side
+    with most characters per seat; seats are numbered side by side in turn, characters dealt
+    round the side's seats (captives last, so nobody starts with only a captive)."""
+    per_side = [1] * len(sc.sides)
+    for _ in range(seats - len(sc.sides)):
+        i = max(range(len(sc.sides)),
+                key=lambda k: (len(sc.sides[k].characters) / per_side[k], -k))
+        per_side[i] += 1
+    owned: list[list[int]] = [[] for _ in sc.sides]
+    seat, k = 0, 0
+    while seat < seats:
+        if len(owned[k]) < per_side[k]:
+            owned[k].append(seat)
+            seat += 1
+        k = (k + 1) % len(sc.sides)
+    plan = {}
+    captives = set(sc.tied) | set(sc.locked_up)
+    for side, mine in zip(sc.sides, owned, strict=True):
+        names = [c for c in side.characters if c not in captives]
+        names += [c for c in side.characters if c in captives]
+        for i, name in enumerate(names):
+            plan[name] = mine[i % len(mine)]
+    return plan
+
+
+class DynamitJoe(Game[JoeState]):
+    info = INFO
+
+    def __init__(self, content: Content | None = None) -> None:
+        self.content = content or load()
+
+    # ----- set-up (3 Setting up the game, chapter 9) --------------------------------------------
+    def new_state(self, scenario: str, seats: int, options: Mapping[str, Any],
+                  rng: Rng) -> JoeState:
+        try:
+            sc = self.content.scenario(scenario)
+        except KeyError:
+            raise BadSetup(f"unknown dynamit_joe scenario {scenario!r}") from None
+        if type(seats) is not int or not sc.min_seats <= seats <= sc.max_seats:
+            raise BadSetup(f"{sc.title} takes {sc.min_seats}-{sc.max_seats} players, not {seats}")
+        opts = _options(options)
+        plan = seat_plan(sc, seats)
+        state = JoeState(scenario=scenario, seats=seats, options=opts, chars={}, objects={},
+                         order=sc.characters, locks={lock: True for lock in sc.locks},
+                         piles={}, discards={}, jokers_left=[])
+        for side in sc.sides:
+            for name in side.characters:
+                self._place_character(state, sc, name, side.id, plan[name])
+        for placed in sc.objects:
+            self._new_object(state, placed.kind, zone=placed.zone, value=placed.value)
+        if sc.face_down is not None:
+            for marker in sc.face_down.markers:
+                zone = rng.choice(list(sc.face_down.zones))
+                oid = self._new_object(state, marker.kind, zone=zone, value=marker.value)
+                state.objects[oid]["face_down"] = True
+        for level in ("easy", "average", "hard"):
+            state.piles[level] = list(range(len(R.marksmen(level))))
+        state.piles["panic"] = list(range(len(R.panic_cards())))
+        for pile in state.piles.values():
+            rng.shuffle(pile)
+        state.discards = {p: [] for p in state.piles}
+        jokers = list(self.content.decks.jokers)
+        rng.shuffle(jokers)
+        for name in state.order:
+            state.chars[name]["joker"] = jokers.pop()
+        state.jokers_left = sorted(jokers)
+        self._advance(state, rng, [])
+        return state
+
+    def _place_character(self, state: JoeState, sc: ScenarioSpec, name: str, side: str,
+                         seat: int) -> None:
+        card = self.content.character(name)
+        state.chars[name] = {
+            "name": name, "side": side, "seat": seat, "zone": sc.positions[name], "wounds": 0,
+            "dead": False, "captured": False, "left": False, "ambush": name in sc.ambush,
+            "tied": name in sc.tied, "locked": name in sc.locked_up,
+            "dormant": sc.dormant.get(name, ""), "guns": [], "objects": [], "joker": None,
+            "jokers_played": [], "fired_outside": False, "luck": 0, "sharp": False,
+            "speed": False, "ap_mod": 0, "skip": False, "turn_over": False,
+        }
+        ground = sc.equipment_on_ground.get(name, {})
+        for k in (card.gun, *card.objects):
+            if k in ground:
+                self._new_object(state, k, zone=ground[k])
+            else:
+                A._take(state, name, self._new_object(state, k, zone=None))
+
+    def _new_object(self, state: JoeState, kind: str, zone: str | None, value: int = 0) -> str:
+        oid = f"o{len(state.objects) + 1}"
+        state.objects[oid] = {"id": oid, "kind": kind, "zone": zone, "holder": None,
+                              "ammo": A.spec(kind).capacity, "jammed": False, "value": value,
+                              "face_down": False, "gone": False}
+        return oid
+
+    # ----- who decides --------------------------------------------------------------------------
+    def to_act(self, state: JoeState) -> tuple[Seat, ...]:
+        if state.result is not None:
+            return ()
+        if state.prompt is not None:
+            return (state.prompt["seat"],)
+        if state.active is not None:
+            return (state.chars[state.active]["seat"],)
+        return ()
+
+    def legal_actions(self, state: JoeState, seat: Seat) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        return [Action(i, d) for i, d in self._choices(state)]
+
+    def _choices(self, state: JoeState) -> list[tuple[str, str]]:
+        p = state.prompt
+        if p is None:
+            assert state.active is not None
+            return A.options(state, state.active, A.TURN, state.ap)
+        name = p.get("char", "")
+        kind = p["kind"]
+        if kind == "joker":
+            return [("play", f"{name} plays the {p['joker']} joker"),
+                    ("pass", f"{name} keeps the joker")]
+        if kind == "initiative":
+            return [("initiative", f"{name} plays Initiative and takes the turn now"),
+                    ("pass", f"{name} keeps the joker")]
+        if kind == "chip_ambush":
+            return [("stay", f"{name} stays in ambush"), ("act", f"{name} takes the turn")]
+        if kind == "clumsy":
+            return [(f"drop:{o}", f"{name} drops the {A.kind(state, o)}")
+                    for o in state.held(name)]
+        if kind == "continue":
+            return [("continue", "carry on after a surrender")]
+        return [("pass", f"{name} lets it go"), *self._window_options(state, name)]
+
+    def _window_options(self, state: JoeState, name: str) -> list[tuple[str, str]]:
+        """An interrupt: one action of a character in ambush (5.7), an instinctive shot or an
+        adrenaline move (jokers), after an opponent's action."""
+        out: list[tuple[str, str]] = []
+        c = state.chars[name]
+        actor = state.prompt["actor"] if state.prompt else None
+        if actor is None or not state.standing(actor) or not state.standing(name):
+            return out
+        if c["ambush"] and A.sees(state, name, actor).visible:
+            out += [(f"amb:{i}", f"Ambush: {d}") for i, d in A.options(state, name, A.AMBUSH)]
+        if c["joker"] == "instinctive_shot":
+            out += [(f"inst:{i}", f"Instinctive shot: {d}")
+                    for i, d in A.options(state, name, A.INSTINCT)]
+        if c["joker"] == "adrenaline" and _mutual(state, name, actor):
+            out += [(f"adr:{i}", f"Adrenaline: {d}")
+                    for i, d in A.options(state, name, A.ADRENALINE)]
+        return out
+
+    def default_action(self, state: JoeState, seat: Seat) -> str:
+        p = state.prompt
+        if p is None:
+            return "end"
+        return {"chip_ambush": "stay", "continue": "continue"}.get(
+            p["kind"], self._choices(state)[0][0] if p["kind"] == "clumsy" else "pass")
+
+    # ----- applying -----------------------------------------------------------------------------
+    def _apply(self, state: JoeState, seat: Seat, action_id: str, rng: Rng) -> list[Event]:
+        ev: list[Event] = [Event("action", {"seat": seat, "action": action_id})]
+        if state.prompt is not None:
+            self._answer(state, action_id, rng, ev)
+        else:
+            name = state.active
+            assert name is not None
+            state.ap -= A.cost(state, name, action_id)
+            self._act(state, name, action_id, rng, ev)
+            if state.active is not None and action_id.split(":")[0] not in ("drop", "joker"):
+                state.queue.append({"t": "react", "actor": name})
+        self._advance(state, rng, ev)
+        return ev
+
+    def _act(self, state: JoeState, name: str, aid: str, rng: Rng, ev: list[Event]) -> None:
+        """Perform an action with its hits resolved before anything already queued."""
+        rest, state.queue = state.queue, []
+        A.perform(state, name, aid, rng, ev)
+        state.queue += rest
+
+    def _answer(self, state: JoeState, aid: str, rng: Rng, ev: list[Event]) -> None:
+        p = state.prompt
+        assert p is not None
+        kind, name = p["kind"], p.get("char", "")
+        if kind == "joker":
+            R.answer(state, aid == "play", ev)
+            return
+        state.prompt = None
+        if kind == "clumsy":
+            o = aid.split(":", 1)[1]
+            A._release(state, name, o, state.chars[name]["zone"])
+            ev.append(Event("dropped", {"character": name, "object": o}))
+        elif kind == "chip_ambush":
+            if aid == "act":
+                state.chars[name]["ambush"] = False
+                self._start_turn(state, name, ev)
+            else:
+                ev.append(Event("stays_in_ambush", {"character": name}))
+        elif kind == "initiative":
+            if aid == "initiative":
+                R.play_joker(state, name, "initiative", ev)
+                state.pool.remove(name)
+                state.asked = []
+                self._start_turn(state, name, ev)
+        elif kind == "window" and aid != "pass":
+            how, _, inner = aid.partition(":")
+            if how == "amb":
+                state.chars[name]["ambush"] = False
+                ev.append(Event("ambush_sprung", {"character": name}))
+            else:
+                R.play_joker(state, name, "instinctive_shot" if how == "inst" else "adrenaline",
+                             ev)
+            self._act(state, name, inner, rng, ev)
+
+    # ----- the flow of play ---------------------------------------------------------------------
+    def _advance(self, state: JoeState, rng: Rng, ev: list[Event]) -> None:
+        """Resolve queued tasks and draw chips until someone has a decision or the match ends."""
+        while state.result is None and state.prompt is None:
+            if self._check_end(state, ev):
+                return
+            if state.queue:
+                self._step(state, rng, ev)
+                continue
+            self._wake(state, ev)
+            a = state.active
+            if a is not None and state.standing(a) and not state.chars[a]["turn_over"]:
+                return
+            if a is not None:
+                state.active, state.ap = None, 0
+                ev.append(Event("turn_ended", {"character": a}))
+            self._next_chip(state, rng, ev)
+
+    def _step(self, state: JoeState, rng: Rng, ev: list[Event]) -> None:
+        task = state.queue[0]
+        t = task["t"]
+        if t == "react":
+            state.queue.pop(0)
+            self._wake(state, ev)
+            actor = task["actor"]
+            windows = [{"t": "window", "char": n, "actor": actor} for n in state.order
+                       if n != actor and state.standing(n) and not state.chars[n]["dormant"]
+                       and state.enemies(n, actor) and state.standing(actor)]
+            state.queue[0:0] = windows
+        elif t == "window":
+            state.queue.pop(0)
+            state.prompt = {"kind": "window", "char": task["char"], "actor": task["actor"],
+                            "seat": state.chars[task["char"]]["seat"]}
+            if len(self._choices(state)) == 1:
+                state.prompt = None
+        elif t == "hit":
+            if R.step_hit(state, task, rng, ev) and state.queue and state.queue[0] is task:
+                state.queue.pop(0)
+        elif t == "panic" and R.step_panic(state, task, rng, ev) and state.queue[0] is task:
+            state.queue.pop(0)
+
+    def _wake(self, state: JoeState, ev: list[Event]) -> None:
+        """Scenario activation: a sleeper wakes at the first shot or explosion ('noise'), or when
+        an opponent comes into sight or into the named building ('sight:<space>')."""
+        geo = geometry()
+        for n in state.order:
+            c = state.chars[n]
+            trig = c["dormant"]
+            if not trig or not state.standing(n):
+                continue
+            if trig == "noise":
+                woke = state.noise
+            else:
+                space = trig.split(":", 1)[1]
+                foes = [e for e in state.order if state.enemies(n, e) and state.standing(e)]
+                woke = any(geo.zones[state.chars[e]["zone"]].space == space
+                           or A.sees(state, n, e).visible for e in foes)
+            if woke:
+                c["dormant"] = ""
+                ev.append(Event("activated", {"character": n, "by": trig.split(":")[0]}))
+
+    def _next_chip(self, state: JoeState, rng: Rng, ev: list[Event]) -> None:
+        """4.1: draw a chip at random; sleepers pass, a character in ambush may stay there."""
+        if not state.pool:
+            self._new_round(state, ev)
+            if state.result is not None:
+                return
+        holders = [n for n in state.pool if n not in state.asked and state.standing(n)
+                   and state.chars[n]["joker"] == "initiative" and not state.chars[n]["dormant"]]
+        if holders:
+            state.asked.append(holders[0])
+            state.prompt = {"kind": "initiative", "char": holders[0],
+                            "seat": state.chars[holders[0]]["seat"]}
+            return
+        state.asked = []
+        name = state.pool.pop(rng.below(len(state.pool), "chip"))
+        c = state.chars[name]
+        ev.append(Event("chip_drawn", {"character": name}))
+        if not state.standing(name):
+            return
+        if c["dormant"]:
+            ev.append(Event("passes", {"character": name, "why": "not yet activated"}))
+        elif c["skip"]:
+            c["skip"] = False
+            ev.append(Event("passes", {"character": name, "why": "total panic"}))
+        elif c["ambush"]:
+            state.prompt = {"kind": "chip_ambush", "char": name, "seat": c["seat"]}
+        else:
+            self._start_turn(state, name, ev)
+
+    def _new_round(self, state: JoeState, ev: list[Event]) -> None:
+        sc = self.content.scenario(state.scenario)
+        state.round += 1
+        limit = state.options.get("round_limit") or sc.round_limit
+        if state.round > limit:
+            self._finish_by_time(state, ev)
+            return
+        first = state.round == 1 and sc.first_round_only
+        state.pool = [n for n in state.order if state.standing(n)
+                      and (not first or n in sc.first_round_only)]
+        ev.append(Event("round_started", {"round": state.round, "chips": len(state.pool)}))
+
+    def _start_turn(self, state: JoeState, name: str, ev: list[Event]) -> None:
+        """4.2: four action points (optional rule 8.4: one fewer per wound), panic cards'
+        changes applied; the last action phase's shooting outside is forgotten (6.2)."""
+        c = state.chars[name]
+        ap = 4 + c["ap_mod"]
+        if state.options.get("wounds_reduce_ap"):
+            ap -= c["wounds"]
+        state.active, state.ap = name, max(0, ap)
+        c.update(ap_mod=0, fired_outside=False, speed=False, turn_over=False)
+        ev.append(Event("turn_started", {"character": name, "seat": c["seat"], "ap": state.ap}))
+
+    # ----- the end (chapter 9) ------------------------------------------------------------------
+    def _check_end(self, state: JoeState, ev: list[Event]) -> bool:
+        if state.options.get("reassign_characters"):
+            self._reassign(state, ev)
+        sc = self.content.scenario(state.scenario)
+        gold_sides = [s for s in sc.sides if s.aim.kind == "gold"]
+        if gold_sides:
+            if any(state.standing(n) for s in gold_sides for n in s.characters):
+                return False
+            self._finish_gold(state, ev, "every robber has left the board or fallen")
+            return True
+        alive = [s for s in sc.sides if any(state.standing(n) for n in s.characters)]
+        won = [s.id for s in alive if self._aim_met(state, sc, s.id)]
+        if won:
+            self._finish(state, won, "aim achieved: " + ", ".join(won), ev)
+        elif len(alive) <= 1:
+            self._finish(state, [s.id for s in alive], "the last side standing", ev)
+        return state.result is not None
+
+    def _aim_met(self, state: JoeState, sc: ScenarioSpec, side_id: str) -> bool:
+        side = next(s for s in sc.sides if s.id == side_id)
+        aim = side.aim
+        if aim.free and (state.chars[aim.free]["dead"] or state.chars[aim.free]["tied"]
+                         or state.chars[aim.free]["locked"]):
+            return False
+        names = [n for n in state.order if state.chars[n]["side"] != side_id] \
+            if "opponents" in aim.targets else list(aim.targets)
+        return all(not state.standing(n) for n in names)
+
+    def _finish_gold(self, state: JoeState, ev: list[Event], why: str) -> None:
+        """9.4, 9.8: the gold carried off decides; below the scenario's bar the guards win."""
+        sc = self.content.scenario(state.scenario)
+        gold = {s.id: state.gold_off.get(s.id, 0) for s in sc.sides if s.aim.kind == "gold"}
+        best = max(gold.values())
+        won = [s.id for s in sc.sides if s.aim.kind == "gold" and gold[s.id] == best
+               and best >= s.aim.gold_to_win]
+        if not won:
+            won = [s.id for s in sc.sides if s.aim.kind != "gold"
+                   and any(state.standing(n) for n in s.characters)]
+        self._finish(state, won, f"{why}; gold carried off: {gold}", ev)
+
+    def _finish_by_time(self, state: JoeState, ev: list[Event]) -> None:
+        sc = self.content.scenario(state.scenario)
+        if any(s.aim.kind == "gold" for s in sc.sides):
+            self._finish_gold(state, ev, "the round limit is reached")
+        else:
+            self._finish(state, [], "the round limit is reached with no aim achieved", ev)
+
+    def _finish(self, state: JoeState, sides: list[str], why: str, ev: list[Event]) -> None:
+        state.result = {"sides": sorted(sides), "reason": why}
+        state.prompt, state.active, state.queue = None, None, []
+        ev.append(Event("match_over", copy_plain(state.result)))
+
+    def _reassign(self, state: JoeState, ev: list[Event]) -> None:
+        """Optional rule 8.1 (within a side): a seat with no character left gets one from a
+        teammate's seat that has two or more."""
+        for seat in range(state.seats):
+            mine = [n for n in state.order if state.chars[n]["seat"] == seat]
+            if not mine or any(state.standing(n) for n in mine):
+                continue
+            side = state.chars[mine[0]]["side"]
+            for other in range(state.seats):
+                theirs = [n for n in state.order if state.chars[n]["seat"] == other
+                          and state.chars[n]["side"] == side and state.standing(n)]
+                if other != seat and len(theirs) >= 2 and theirs[-1] != state.active:
+                    state.chars[theirs[-1]]["seat"] = seat
+                    ev.append(Event("reassigned", {"character": theirs[-1], "seat": seat}))
+                    break
+
+    def resign(self, state: JoeState, seat: Seat) -> list[Event]:
+        """Voluntary surrender (chapter 9): the seat's characters are arrested."""
+        if state.result is not None:
+            raise IllegalAction("the match is over")
+        if type(seat) is not int or not 0 <= seat < state.seats:
+            raise IllegalAction(f"no seat {seat!r}")
+        ev: list[Event] = []
+        for n in state.order:
+            c = state.chars[n]
+            if c["seat"] == seat and not c["dead"] and not c["left"] and not c["captured"]:
+                c.update(captured=True, ambush=False)
+                A.drop_all(state, n)
+                ev.append(Event("surrendered", {"character": n, "seat": seat}))
+        state.pool = [n for n in state.pool if state.standing(n)]
+        if state.prompt is not None and state.prompt["seat"] == seat:
+            state.prompt = None
+        if state.active is not None and not state.standing(state.active):
+            state.active, state.ap = None, 0
+        if not self._check_end(state, ev) and not self.to_act(state):
+            seat_left = min(state.chars[n]["seat"] for n in state.order if state.standing(n))
+            state.prompt = {"kind": "continue", "seat": seat_left}
+        return ev
+
+    # ----- knowledge ----------------------------------------------------------------------------
+    def view(self, state: JoeState, seat: Seat | None) -> dict[str, Json]:
+        """Everything on the table; jokers only to their holder's seat, pile order never,
+        face-down markers only to the side that laid them."""
+        sc = self.content.scenario(state.scenario)
+        knows_markers = sc.face_down is not None and seat is not None and any(
+            c["seat"] == seat and c["side"] == sc.face_down.known_to for c in state.chars.values())
+        p = state.prompt
+        prompt = None
+        if p is not None:
+            prompt = {k: v for k, v in p.items() if k in ("kind", "char", "seat", "actor")}
+            if p["kind"] not in PUBLIC_PROMPTS and p["seat"] != seat:
+                prompt["kind"] = "reaction"
+            elif p["kind"] == "joker":
+                prompt["joker"] = p["joker"]
+        return {
+            "game": INFO.id, "scenario": state.scenario, "round": state.round,
+            "round_limit": state.options.get("round_limit") or sc.round_limit,
+            "active": state.active, "ap": state.ap, "to_act": list(self.to_act(state)),
+            "prompt": prompt, "pool": sorted(state.pool), "noise": state.noise,
+            "characters": [self._char_view(state, n, seat) for n in state.order],
+            "ground": [self._object_view(state, o, knows_markers)
+                       for o, obj in sorted(state.objects.items())
+                       if obj["zone"] is not None and obj["holder"] is None],
+            "locks": dict(state.locks),
+            "piles": {k: len(v) for k, v in state.piles.items()},
+            "discards": {k: list(v) for k, v in state.discards.items()},
+            "gold_off": dict(state.gold_off),
+            "options": dict(state.options),
+            "result": copy_plain(state.result),
+        }
+
+    def _char_view(self, state: JoeState, n: str, seat: Seat | None) -> dict[str, Json]:
+        c = state.chars[n]
+        out = {k: copy_plain(v) for k, v in c.items() if k not in ("joker", "guns", "objects")}
+        out["guns"] = [self._object_view(state, g, True) for g in c["guns"]]
+        out["objects"] = [self._object_view(state, o, True) for o in c["objects"]]
+        mine = seat is not None and c["seat"] == seat
+        out["joker"] = c["joker"] if mine else ("hidden" if c["joker"] else None)
+        return out
+
+    def _object_view(self, state: JoeState, o: str, known: bool) -> dict[str, Json]:
+        obj = state.objects[o]
+        if obj["face_down"] and not known:
+            return {"id": o, "kind": "face_down", "zone": obj["zone"], "face_down": True,
+                    "ammo": 0, "jammed": False, "value": 0}
+        return {k: obj[k] for k in ("id", "kind", "zone", "face_down", "ammo", "jammed", "value")}
+
+    def determinize(self, state: JoeState, seat: Seat | None, rng: Rng) -> JoeState:
+        out = state.clone()
+        for name in sorted(out.piles):
+            rng.shuffle(out.piles[name])
+        fixed = out.prompt["char"] if out.prompt and out.prompt["kind"] == "joker" else None
+        hidden = [n for n in out.order if out.chars[n]["joker"] and n != fixed
+                  and (seat is None or out.chars[n]["seat"] != seat)]
+        jokers = [out.chars[n]["joker"] for n in hidden] + out.jokers_left
+        rng.shuffle(jokers)
+        for n in hidden:
+            out.chars[n]["joker"] = jokers.pop()
+        out.jokers_left = sorted(jokers)
+        sc = self.content.scenario(state.scenario)
+        if sc.face_down is not None and not any(
+                c["seat"] == seat and c["side"] == sc.face_down.known_to
+                for c in out.chars.values()):
+            down = sorted(o for o, obj in out.objects.items() if obj["face_down"])
+            faces = [(out.objects[o]["kind"], out.objects[o]["value"]) for o in down]
+            rng.shuffle(faces)
+            for o, (k, v) in zip(down, faces, strict=True):
+                out.objects[o].update(kind=k, value=v, ammo=A.spec(k).capacity)
+        return out
+
+    def outcome(self, state: JoeState) -> Outcome | None:
+        if state.result is None:
+            return None
+        sides = set(state.result["sides"])
+        winners = tuple(sorted({c["seat"] for c in state.chars.values() if c["side"] in sides}))
+        scores = {s: 0.0 for s in range(state.seats)}
+        for c in state.chars.values():
+            scores[c["seat"]] = float(state.gold_off.get(c["side"], 0))
+        return Outcome(winners, state.result["reason"], draw=not winners, scores=scores)
+
+    def state_from_dict(self, data: Mapping[str, Json]) -> JoeState:
+        return JoeState.from_dict(data)
+
+
+def _mutual(state: JoeState, a: str, b: str) -> bool:
+    return A.sees(state, a, b).visible or A.sees(state, b, a).visible
+
+
+def _options(options: Mapping[str, Any]) -> dict[str, Any]:
+    unknown = set(options) - set(OPTIONS)
+    if unknown:
+        raise BadSetup(f"unknown options: {sorted(unknown)}")
+    out: dict[str, Any] = {}
+    for k in _FLAGS:
+        v = options.get(k, False)
+        if type(v) is not bool:
+            raise BadSetup(f"option {k} is true or false")
+        if v:
+            out[k] = True
+    limit = options.get("round_limit")
+    if limit is not None:
+        if type(limit) is not int or not 1 <= limit <= 100:
+            raise BadSetup("round_limit is a whole number from 1 to 100")
+        out["round_limit"] = limit
+    return out
