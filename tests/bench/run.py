@@ -3,6 +3,8 @@
 
 - Las Montañas bot strength: win rate of the heuristic and the random bot over 200 fixed
   seeds per player count (issue 2 asks the heuristic to win clearly more often).
+- Dynamit Joe bot strength: over 200 fixed seeds of "The showdown" (three sides), how often seat 0
+  wins when it is the heuristic (or the random) bot and the two other seats are random (issue 5).
 - Engine speed: actions applied per second and apply latency percentiles in random playouts.
 """
 
@@ -14,6 +16,7 @@ import time
 
 from partida.engine import LocalRng, StreamRng, get
 from partida.engine.bots import play_match
+from partida.games.dynamit_joe.bots import BOTS as JOE_BOTS
 from partida.games.montanas.bots import BOTS
 
 SEEDS = range(200)
@@ -30,6 +33,17 @@ def win_rates(players: int) -> dict[str, tuple[float, float]]:
             kills += state.killed
         out[name] = (wins / len(SEEDS), kills / len(SEEDS))
     return out
+
+
+def joe_showdown(first: str) -> float:
+    """Share of the 200 seeds in which seat 0, played by `first`, is among the winners."""
+    game = get("dynamit_joe")
+    won = 0
+    for seed in SEEDS:
+        bots = [JOE_BOTS[first](), JOE_BOTS["random"](), JOE_BOTS["random"]()]
+        _, record = play_match(game, "showdown", bots, seed)
+        won += bool(record.outcome and 0 in record.outcome.winners)
+    return won / len(SEEDS)
 
 
 def engine_speed(game_id: str, matches: int = 100) -> tuple[float, float, float]:
@@ -72,8 +86,11 @@ def games() -> None:
         print(f"{players:>7}  {r['heuristic'][0]:>13.1%}  {r['random'][0]:>10.1%}  "
               f"{r['heuristic'][1]:>15.1f}  {r['random'][1]:>12.1f}")
     print()
+    print("Dynamit Joe — seat 0 win rate over 200 seeds of 'The showdown' (other seats random)")
+    print(f"  heuristic {joe_showdown('heuristic'):.1%}, random {joe_showdown('random'):.1%}")
+    print()
     print("Engine — random playouts (validate + apply, one process)")
-    for game in ("montanas",):
+    for game in ("montanas", "dynamit_joe"):
         runs = [engine_speed(game) for _ in range(3)]
         rate = statistics.median(r[0] for r in runs)
         p50 = statistics.median(r[1] for r in runs)
