@@ -303,6 +303,7 @@ def _expected(datastores: dict[str, str], pods: list[str],
     edges = {(src, svc, GRPC_PORT) for svc in ("rules", "matchmaking", "persistence")
              for src in outside}
     edges |= {("rules", "dice", GRPC_PORT), ("rules", "persistence", GRPC_PORT),
+              ("rules", "matchmaking", GRPC_PORT),  # the front door passes calls on
               ("matchmaking", "rules", GRPC_PORT), ("matchmaking", "persistence", GRPC_PORT),
               ("worker", "rules", GRPC_PORT)}
     edges |= {(src, redis, 6379) for src in ("rules", "matchmaking", "worker")}
