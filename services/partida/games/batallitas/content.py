@@ -82,8 +82,8 @@ class BoardFile(_Model):
     version: int
     reconstruction: bool
     reconstructs: tuple[str, ...]
-    width: int = Field(ge=4)
-    height: int = Field(ge=4)
+    width: int = Field(ge=1)
+    height: int = Field(ge=1)
     legend: dict[str, CellSpec]
     edge_legend: dict[str, EdgeSpec]
     notes: tuple[str, ...]
