@@ -18,14 +18,27 @@ def open_grid(rows: list[str]) -> list[str]:
     return lines
 
 
-def field(grid: list[str], *, noses=(), open_doors=(), flaps=(), blasts=None) -> Field:
+def unframed(rows: list[str]) -> list[str]:
+    """Like open_grid, but the board's outer edges are open too (noses may come on anywhere)."""
+    lines = open_grid(rows)
+    lines = [line.replace("-", " ") for line in lines]
+    return [line[0].replace("|", " ") + line[1:-1] + line[-1].replace("|", " ")
+            for line in lines]
+
+
+SECRET_DOOR = {"s": {"kind": "door", "name": "secret door", "feature": "secret_door"}}
+
+
+def field(grid: list[str], *, noses=(), open_doors=(), flaps=(), blasts=None,
+          edge_legend=None) -> Field:
     """A one-board field from a full grid picture (or from bare cell rows)."""
     if "+" not in grid[0]:
         grid = open_grid(grid)
     h, w = (len(grid) - 1) // 2, (len(grid[0]) - 1) // 2
     board = parse_board(SHARED, BoardFile(
         number=1, title="test", version=1, reconstruction=False, reconstructs=("test",),
-        width=w, height=h, legend={}, edge_legend={}, notes=(), grid=tuple(grid)))
+        width=w, height=h, legend={}, edge_legend=edge_legend or {}, notes=(),
+        grid=tuple(grid)))
     m = Map.assemble({1: board}, [Placement(board=1, col=0, row=0)])
     return Field(m, noses=frozenset(noses), open_doors=frozenset(open_doors),
                  open_flaps=frozenset(flaps), blasts=dict(blasts or {}))
@@ -40,3 +53,46 @@ class ScriptedRng(Rng):
 
     def next_u64(self) -> int:
         return self._faces.pop(0) - 1
+
+
+# --- whole-game positions ------------------------------------------------------------------
+
+def game_position(rows: list[str], placed: dict, *, turn: int = 3, name: str | None = None):
+    """A scenario 1 state on a hand-built board: `placed` maps nose ids of scenario 1 ("s0.1" is
+    a Macute gunner of squad 0, "s2.0" the Fans' leader...) to (cell, facing); every other nose
+    is out of the game. Set-up choices are skipped (no atrophy)."""
+    from partida.engine.rng import LocalRng
+    from partida.games.batallitas.rules import Batallitas
+    from partida.games.batallitas.state import GONE, IN_PLAY, SQUAD
+    from partida.games.batallitas.world import register_map
+
+    game = Batallitas()
+    state = game.new_state("last_game", 2, {}, LocalRng(0))
+    key = name or "|".join(rows)
+    register_map(key, field(rows, edge_legend=SECRET_DOOR).map)
+    state.options["map"] = key
+    state.setup, state.phase, state.turn = [], SQUAD, turn
+    for n in state.noses:
+        if n.id in placed:
+            cell, facing = placed[n.id]
+            n.status, n.pos, n.facing = IN_PLAY, list(cell), facing
+        else:
+            n.status = GONE
+    return game, state
+
+
+def acting(state, nose_id: str):
+    """Activate the nose's squad (turn start effects included) and start its action phase."""
+    from partida.games.batallitas.state import NOSE
+    from partida.games.batallitas.turn import activate
+
+    n = state.nose(nose_id)
+    events: list = []
+    activate(state, state.squads[n.squad], events)
+    state.phase, state.active_nose = NOSE, nose_id
+    return events
+
+
+def ids(game, state, seat=None) -> list[str]:
+    seat = game.to_act(state)[0] if seat is None else seat
+    return [a.id for a in game.legal_actions(state, seat)]

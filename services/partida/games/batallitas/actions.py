@@ -1,0 +1,181 @@
+"""A nose's action phase: what it may do now and what each paid action costs ("Actions",
+"Generic actions", "Movement", "Doors", "Double doors", "Oh my God, the curtains!", "Alert
+Shot", "Jamming and Unjamming", "Limited Ammunition", "The Pájara", scenario 1's "The secret
+door", deployment from board edges)."""
+
+from __future__ import annotations
+
+from partida.engine import Action
+from partida.games.batallitas.content import Door, Pos, load
+from partida.games.batallitas.geometry import FACINGS, quarter_turns
+from partida.games.batallitas.grid import Field
+from partida.games.batallitas.movement import can_step, step_cost, turn_cost
+from partida.games.batallitas.shooting import burst_cells, first_targets, usable, weapon
+from partida.games.batallitas.state import IN_PLAY, RESERVE, BatallitasState, Nose
+from partida.games.batallitas.turn import can_pay, scenario_of
+from partida.games.batallitas.world import door_cells, facing_door, state_map
+
+# Facing of a nose that has just come on from an edge (RULES.md decision: into the board).
+ENTRY_FACING = {"north": "S", "south": "N", "east": "W", "west": "E"}
+
+
+def costs() -> dict[str, int]:
+    return load().rules.costs
+
+
+def cell_id(p: Pos) -> str:
+    return f"{p[0]},{p[1]}"
+
+
+def parse_cell(text: str) -> Pos:
+    x, y = text.split(",")
+    return (int(x), int(y))
+
+
+# --- entering from an edge ----------------------------------------------------------------
+
+def entry_edges(state: BatallitasState, n: Nose) -> list[str]:
+    sq = state.squads[n.squad]
+    deploy = scenario_of(state).forces[sq.force].deploy
+    if deploy.kind != "edge":
+        return []
+    if sq.edge is not None and deploy.one_edge_per_squad:
+        return [sq.edge]
+    return list(deploy.edges)
+
+
+def entry_cost(f: Field, p: Pos, command: bool) -> int:
+    """As a forward step from outside the board into the cell."""
+    c = costs()
+    cost = c["move_forward"] + (c["building_extra"] if f.map.cell(p).indoor else 0)
+    cost += c["obstacle_extra"] if f.terrain(p) == "obstacle" else 0
+    cost += c["obstacle_extra"] if f.blasts.get(p) == "slows" else 0
+    return max(1, cost - 1) if command else cost
+
+
+def entries(state: BatallitasState, f: Field, n: Nose) -> list[tuple[str, Pos, int]]:
+    out = []
+    for side in entry_edges(state, n):
+        for p in f.map.edge_cells(side):
+            if f.blocks_step(p) or f.shut(f.map.outer_edge(p, side)):
+                continue
+            out.append((side, p, entry_cost(f, p, "command" in n.knacks)))
+    return out
+
+
+# --- doors --------------------------------------------------------------------------------
+
+def door_refusal(state: BatallitasState, n: Nose, door: Door, opening: bool) -> str | None:
+    """Opening: in front of a leaf and facing it; closing: in front of a leaf, any facing.
+    Automatic doors take no action; one-way and secret doors limit who and from where."""
+    if n.cell is None or door.spec.automatic:
+        return "this door is not worked by hand"
+    if n.cell not in door_cells(door):
+        return "not in front of the door"
+    if opening and door.id in state.open_doors or not opening and door.id not in state.open_doors:
+        return "the door is already so"
+    m = state_map(state)
+    sc = scenario_of(state)
+    spec = door.spec
+    rule = sc.secret_door if spec.feature == "secret_door" else None
+    if rule is not None:
+        families = rule.get("families") or []
+        if state.squads[n.squad].family not in families:  # type: ignore[operator]
+            return "only the scenario's own noses work the secret door"
+    opens_from = spec.opens_from or (rule or {}).get("opens_from")
+    if opening and opens_from == "indoor" and not m.cell(n.cell).indoor:
+        return "it opens only from inside"
+    inside_of = opens_from[len("outside:"):] if isinstance(opens_from, str) \
+        and opens_from.startswith("outside:") else None
+    if opening and inside_of is not None and m.cell(n.cell).feature == inside_of:
+        return "it opens only from outside"
+    if opening and not facing_door(m, n.cell, n.facing, door):
+        return "a door is opened facing it"
+    return None
+
+
+# --- listing ------------------------------------------------------------------------------
+
+def nose_actions(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
+    """Every action of the nose in its action phase, "done" first."""
+    out = [Action("done", f"{n.name} ends its action phase")]
+    if state.burst is not None:
+        return burst_actions(state, f, n)
+    c = costs()
+    if n.status == RESERVE:
+        for side, p, cost in entries(state, f, n):
+            if can_pay(state, n, cost, "enter"):
+                out.append(Action(f"enter:{side}:{cell_id(p)}",
+                                  f"{n.name} enters at {cell_id(p)} from the {side} ({cost})"))
+        return out
+    if n.status != IN_PLAY or n.cell is None:
+        return out
+    here = n.cell
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            p = (here[0] + dx, here[1] + dy)
+            if p != here and can_step(f, here, p):
+                cost = step_cost(f, here, n.facing, p, command="command" in n.knacks)
+                if can_pay(state, n, cost, "move"):
+                    out.append(Action(f"move:{cell_id(p)}", f"{n.name} moves to {cell_id(p)} "
+                                      f"({cost})"))
+    for facing in FACINGS:
+        if facing != n.facing:
+            cost = turn_cost(f, here, quarter_turns(n.facing, facing))
+            if can_pay(state, n, cost, "turn"):
+                out.append(Action(f"turn:{facing}", f"{n.name} turns to face {facing} ({cost})"))
+    for wid in sorted(set(n.weapons)):
+        w = weapon(wid)
+        cost = c["fire_heavy"] if w.type == "heavy" else c["fire_short_or_long"]
+        if w.type == "close" or not usable(n, w) or not can_pay(state, n, cost, "fire"):
+            continue
+        out.extend(Action(f"fire:{wid}:{cell_id(p)}", f"{n.name} fires the {w.name} at "
+                          f"{cell_id(p)} ({cost})") for p in first_targets(state, f, n, w))
+    for door in f.map.doors:
+        for verb, opening in (("open", True), ("close", False)):
+            if door_refusal(state, n, door, opening) is None and can_pay(state, n, c["generic"],
+                                                                       verb):
+                out.append(Action(f"{verb}:{door.id}", f"{n.name} {verb}s the {door.spec.name}"))
+    out.extend(_upkeep(state, n))
+    return out
+
+
+def alert_cost(state: BatallitasState, n: Nose) -> int:
+    """3 points, one more while the squad's inept original leader lives (flaw "Inept")."""
+    sq = state.squads[n.squad]
+    inept = sq.original_leader is not None and state.nose(sq.original_leader)
+    extra = 1 if inept and "inept" in inept.flaws and inept.status in (IN_PLAY, RESERVE) else 0
+    return costs()["alert"] + extra
+
+
+def alert_weapons(n: Nose) -> list[str]:
+    return [wid for wid in sorted(set(n.weapons)) if usable(n, weapon(wid), alert=True)]
+
+
+def _upkeep(state: BatallitasState, n: Nose) -> list[Action]:
+    c = costs()
+    out = []
+    if not n.alert and alert_weapons(n) and can_pay(state, n, alert_cost(state, n), "alert"):
+        out.append(Action("alert", f"{n.name} goes on alert ({alert_cost(state, n)})"))
+    for wid in sorted(set(n.jammed)):
+        if can_pay(state, n, c["unjam"], "unjam"):
+            out.append(Action(f"unjam:{wid}", f"{n.name} clears its {weapon(wid).name}"))
+    for wid, left in sorted(n.ammo.items()):
+        full = weapon(wid).magazine or 0
+        if n.spares.get(wid, 0) > 0 and left < full and can_pay(state, n, 2 * c["generic"],
+                                                                "reload"):
+            out.append(Action(f"reload:{wid}", f"{n.name} changes the {weapon(wid).name}'s "
+                              f"magazine ({2 * c['generic']})"))
+    if n.pajara and can_pay(state, n, c["remove_pajara"], "rally"):
+        out.append(Action("rally", f"{n.name} shakes off its pájara ({c['remove_pajara']})"))
+    return out
+
+
+def burst_actions(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
+    b = state.burst
+    assert b is not None
+    w = weapon(b["weapon"])
+    out = [Action("stop", f"{n.name} stops the burst")]
+    out.extend(Action(f"shot:{cell_id(p)}", f"next shot of the burst at {cell_id(p)}")
+               for p in burst_cells(state, f, n, w, (b["last"][0], b["last"][1])))
+    return out

@@ -1,0 +1,540 @@
+"""Fanhunter Batallitas as an engine: set-up choices, the turn, nose actions, shooting, alert
+shots as interrupts, views and determinization. Rules are cited by heading; RULES.md maps them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from partida.engine import (
+    Action,
+    BadSetup,
+    Event,
+    Game,
+    GameInfo,
+    IllegalAction,
+    Json,
+    Outcome,
+    Rng,
+    Scenario,
+    Seat,
+)
+from partida.games.batallitas import actions as A
+from partida.games.batallitas import setup as S
+from partida.games.batallitas import shooting as F
+from partida.games.batallitas import turn as T
+from partida.games.batallitas.content import Content, load
+from partida.games.batallitas.geometry import FACINGS, quarter_turns
+from partida.games.batallitas.movement import step_cost, turn_cost
+from partida.games.batallitas.state import (
+    ATTRIBUTES,
+    CHOOSE,
+    IN_PLAY,
+    NOSE,
+    OVER,
+    RESERVE,
+    SETUP,
+    SQUAD,
+    BatallitasState,
+    Nose,
+    copy_plain,
+)
+from partida.games.batallitas.world import field_of, state_map
+
+# Scenarios playable so far (RULES.md, "Where the code stands"); the others join as their
+# special rules are written.
+INFO = GameInfo(
+    id="batallitas",
+    title="Fanhunter Batallitas",
+    scenarios=(
+        Scenario("last_game", "The Last Game", 2, 2, S.SIDES,
+                 "Scenario 1: two Tintín Macute squads raid the Fans' club on board 1."),
+    ),
+    hidden_information=True,
+    options={"painted_squads": "deal three event cards per squad instead of two (default off)",
+             "turn_limit": "turns before a scenario without a book limit ends (default 12)"},
+)
+
+
+class Batallitas(Game[BatallitasState]):
+    info = INFO
+
+    def __init__(self, content: Content | None = None) -> None:
+        self.content = content or load()
+
+    # ----- set-up --------------------------------------------------------------------------
+    def new_state(self, scenario: str, seats: int, options: Mapping[str, Any],
+                  rng: Rng) -> BatallitasState:
+        try:
+            spec = INFO.scenario(scenario)
+        except KeyError:
+            raise BadSetup(f"unknown batallitas scenario {scenario!r}") from None
+        if type(seats) is not int or not spec.min_seats <= seats <= spec.max_seats:
+            raise BadSetup(f"batallitas is played by 2 seats, not {seats!r}")
+        unknown = set(options) - set(INFO.options)
+        if unknown:
+            raise BadSetup(f"unknown options: {sorted(unknown)}")
+        limit = options.get("turn_limit", 12)
+        if type(limit) is not int or limit < 1:
+            raise BadSetup("turn_limit is a positive number of turns")
+        sc = self.content.scenario(scenario)
+        squads, noses = S.build_squads(self.content, sc)
+        state = BatallitasState(scenario=scenario, seats=seats, sides=list(S.SIDES),
+                                options=dict(options), squads=squads, noses=noses)
+        ev: list[Event] = []
+        S.deal(self.content, state, rng, ev)
+        state.setup = S.choices(self.content, sc, state)
+        self._settle(state, rng, ev)
+        return state
+
+    # ----- who decides ---------------------------------------------------------------------
+    def to_act(self, state: BatallitasState) -> tuple[Seat, ...]:
+        if state.result is not None or state.phase == OVER:
+            return ()
+        if state.prompts:
+            return (state.prompts[-1]["seat"],)
+        if state.phase == SETUP:
+            return (state.setup[0]["seat"],)
+        if state.phase == CHOOSE:
+            return (state.seat_of(state.drawn or ""),)
+        assert state.active_squad is not None
+        return (state.seat_of(state.squads[state.active_squad].side),)
+
+    def legal_actions(self, state: BatallitasState, seat: Seat) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        if state.prompts:
+            return self._prompt_actions(state, state.prompts[-1])
+        if state.phase == SETUP:
+            return self._setup_actions(state, state.setup[0])
+        if state.phase == CHOOSE:
+            return [Action(f"activate:{sq.index}", f"activate squad {sq.index} ({sq.spec})")
+                    for sq in T.candidates(state, state.drawn or "")]
+        if state.phase == SQUAD:
+            return self._squad_actions(state)
+        n = state.nose(state.active_nose or "")
+        return A.nose_actions(state, field_of(state), n)
+
+    def default_action(self, state: BatallitasState, seat: Seat) -> str:
+        if state.prompts:
+            top = state.prompts[-1]
+            return "hold" if top["kind"] == "alert" else self._prompt_actions(state, top)[0].id
+        if state.phase == SETUP:
+            return self._setup_default(state, state.setup[0])
+        if state.phase == SQUAD:
+            return "end_squad"
+        if state.phase == NOSE:
+            return "stop" if state.burst is not None else "done"
+        return self.legal_actions(state, seat)[0].id
+
+    # ----- set-up choices ------------------------------------------------------------------
+    def _setup_actions(self, state: BatallitasState, item: dict[str, Any]) -> list[Action]:
+        kind = item["kind"]
+        if kind == "leader_type":
+            spec = self.content.squads[self.content.squads[
+                state.squads[item["squad"]].spec].leader_from or ""]
+            return [Action(f"leader_type:{item['squad']}:{ns.id}", f"lead with a {ns.name}")
+                    for ns in spec.noses]
+        if kind == "leader":
+            return [Action(f"leader:{n.id}", f"{n.name} ({n.id}) is the original leader")
+                    for n in state.members(item["squad"])]
+        n = state.nose(item["nose"])
+        if kind == "atrophy":
+            return [Action(f"atrophy:{n.id}:{a}", f"{n.name} ({n.id}) takes -1 {a}")
+                    for a in ATTRIBUTES if n.attrs[a] > (1 if a == "pupae" else 0)]
+        if kind == "grenades":
+            total = sum(n.grenades.values())
+            return [Action(f"grenades:{n.id}:{k}", f"{k} fragmentation, {total - k} tear gas")
+                    for k in range(total, -1, -1)]
+        return [Action(f"deploy:{n.id}:{A.cell_id(p)}:{f}", f"{n.name} starts at "
+                       f"{A.cell_id(p)} facing {f}") for p in self._deploy_cells(state, n)
+                for f in FACINGS]
+
+    def _setup_default(self, state: BatallitasState, item: dict[str, Any]) -> str:
+        if item["kind"] == "atrophy":
+            return f"atrophy:{item['nose']}:{S.DEFAULT_ATROPHY}"
+        return self._setup_actions(state, item)[0].id
+
+    def _deploy_cells(self, state: BatallitasState, n: Nose) -> list[tuple[int, int]]:
+        """Free cells of the scenario's set-up area; a leader with a set spot goes there."""
+        sq = state.squads[n.squad]
+        deploy = self.content.scenario(state.scenario).forces[sq.force].deploy
+        m, f = state_map(state), field_of(state)
+        cells = [p for p in m.positions() if not f.blocks_step(p)
+                 and (deploy.board is None or m.board(p) == deploy.board)
+                 and (deploy.where != "indoor" or m.cell(p).indoor)]
+        if deploy.leader is not None and n.id == sq.original_leader:
+            cells = [p for p in cells if m.cell(p).feature == deploy.leader.feature]
+        return cells
+
+    def _moot(self, state: BatallitasState, item: dict[str, Any]) -> bool:
+        return item["kind"] == "grenades" and not sum(state.nose(item["nose"]).grenades.values())
+
+    # ----- squad phase ---------------------------------------------------------------------
+    def _squad_actions(self, state: BatallitasState) -> list[Action]:
+        assert state.active_squad is not None
+        out = [Action("end_squad", "end this squad's action phase")]
+        out.extend(Action(f"act:{n.id}", f"{n.name} ({n.id}) takes its action phase")
+                   for n in self._ready(state))
+        return out
+
+    def _ready(self, state: BatallitasState) -> list[Nose]:
+        assert state.active_squad is not None
+        return [n for n in state.members(state.active_squad) if not n.done
+                and (n.status == IN_PLAY or n.status == RESERVE and A.entry_edges(state, n))]
+
+    # ----- prompts (interrupts) ------------------------------------------------------------
+    def _prompt_actions(self, state: BatallitasState, p: dict[str, Any]) -> list[Action]:
+        if p["kind"] == "leader":
+            return [Action(f"leader:{n.id}", f"{n.name} ({n.id}) becomes provisional leader")
+                    for n in T.successors(state, state.squads[p["squad"]])]
+        out = [Action("hold", "hold fire")]
+        out.extend(Action(f"alert:{nid}:{wid}", f"{nid} fires the {F.weapon(wid).name} on "
+                          f"alert at {p['target']}") for nid, wid in self._alert_shots(state, p))
+        return out
+
+    def _alert_shots(self, state: BatallitasState, p: dict[str, Any]) -> list[tuple[str, str]]:
+        """Noses on alert that may fire at the enemy that just acted ("Alert Shot")."""
+        target = state.nose(p["target"])
+        if target.status != IN_PLAY or target.cell is None:
+            return []
+        f = field_of(state)
+        out = []
+        for n in state.in_play():
+            if not n.alert or n.id in p["used"] or state.side_of(n) == state.side_of(target):
+                continue
+            out.extend((n.id, wid) for wid in A.alert_weapons(n)
+                       if F.refusal(state, f, n, F.weapon(wid), target.cell, alert=True) is None)
+        return out
+
+    def _open_alert(self, state: BatallitasState, actor: Nose) -> None:
+        if state.result is not None or actor.status != IN_PLAY:
+            return
+        side = "rebel" if state.side_of(actor) == "papal" else "papal"
+        p = {"kind": "alert", "seat": state.seat_of(side), "target": actor.id, "used": []}
+        if self._alert_shots(state, p):
+            state.prompts.append(p)
+
+    # ----- applying ------------------------------------------------------------------------
+    def validate(self, state: BatallitasState, seat: Seat, action_id: str) -> None:
+        """As the default, but a burst's first shot may go at any cell the rules allow (empty
+        or obstructed ones too, "Empty and Obstructed Cells"), though only enemy noses are
+        listed."""
+        try:
+            super().validate(state, seat, action_id)
+        except IllegalAction:
+            if not (action_id.startswith("fire:") and seat in self.to_act(state)
+                    and self._fire_allowed(state, action_id)):
+                raise
+
+    def _fire_allowed(self, state: BatallitasState, action_id: str) -> bool:
+        if state.phase != NOSE or state.burst is not None or state.prompts:
+            return False
+        try:
+            _, wid, where = action_id.split(":")
+            target = A.parse_cell(where)
+        except ValueError:
+            return False
+        n = state.nose(state.active_nose or "")
+        if wid not in n.weapons or A.cell_id(target) != where:
+            return False
+        w = F.weapon(wid)
+        cost = A.costs()["fire_heavy" if w.type == "heavy" else "fire_short_or_long"]
+        return (w.type != "close" and T.can_pay(state, n, cost, "fire")
+                and F.refusal(state, field_of(state), n, w, target) is None)
+
+    def _apply(self, state: BatallitasState, seat: Seat, action_id: str,
+               rng: Rng) -> list[Event]:
+        ev: list[Event] = [Event("action", {"seat": seat, "action": action_id})]
+        verb, _, rest = action_id.partition(":")
+        if state.prompts:
+            self._answer_prompt(state, verb, rest, rng, ev)
+        else:
+            getattr(self, f"_do_{verb}")(state, rest, rng, ev)
+        self._settle(state, rng, ev)
+        return ev
+
+    def _settle(self, state: BatallitasState, rng: Rng, ev: list[Event]) -> None:
+        """Move the match on until someone has a decision: skip moot set-up items, leave a
+        dead nose's phase, end a squad phase with nobody left to act, draw markers."""
+        if state.result is not None or state.prompts:
+            return
+        if state.phase == SETUP:
+            while state.setup and self._moot(state, state.setup[0]):
+                state.setup.pop(0)
+            if state.setup:
+                return
+            T.start_turn(state, ev)
+            T.draw(state, rng, ev)
+        if state.phase == NOSE and (state.active_nose is None
+                                    or state.nose(state.active_nose).status != IN_PLAY
+                                    and state.nose(state.active_nose).status != RESERVE):
+            state.phase, state.active_nose = SQUAD, None
+        if state.phase == SQUAD and not self._ready(state):
+            T.draw(state, rng, ev)
+
+    # set-up
+    def _do_leader_type(self, state: BatallitasState, rest: str, rng: Rng,
+                        ev: list[Event]) -> None:
+        sq_i, type_id = rest.split(":")
+        sq = state.squads[int(sq_i)]
+        lead_squad = self.content.squads[self.content.squads[sq.spec].leader_from or ""]
+        ns = next(x for x in lead_squad.noses if x.id == type_id)
+        n = state.nose(sq.original_leader or "")
+        n.kind = f"{lead_squad.id}/{ns.id}"
+        S.equip(self.content, n, ns)
+        state.setup.pop(0)
+        ev.append(Event("leader_chosen", {"squad": sq.index, "type": type_id}))
+
+    def _do_leader(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        n = state.nose(rest)
+        sq = state.squads[n.squad]
+        sq.leader = sq.original_leader = n.id
+        state.setup.pop(0)
+        ev.append(Event("leader_chosen", {"squad": sq.index, "nose": n.id}))
+
+    def _do_atrophy(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        nid, attr = rest.split(":")
+        n = state.nose(nid)
+        n.attrs[attr] -= 1
+        n.pupae = n.attrs["pupae"]
+        state.setup.pop(0)
+        ev.append(Event("atrophy", {"nose": nid, "attribute": attr}))
+
+    def _do_grenades(self, state: BatallitasState, rest: str, rng: Rng,
+                     ev: list[Event]) -> None:
+        nid, frag = rest.split(":")
+        n = state.nose(nid)
+        total = sum(n.grenades.values())
+        split = {"frag_grenade": int(frag), "gas_grenade": total - int(frag)}
+        n.grenades = {k: v for k, v in split.items() if v}
+        state.setup.pop(0)
+        ev.append(Event("grenades", {"nose": nid, **split}))
+
+    def _do_deploy(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        nid, where, facing = rest.split(":")
+        n = state.nose(nid)
+        n.pos, n.facing, n.status = list(A.parse_cell(where)), facing, IN_PLAY
+        state.setup.pop(0)
+        ev.append(Event("deployed", {"nose": nid, "cell": n.pos, "facing": facing}))
+
+    # turn
+    def _do_activate(self, state: BatallitasState, rest: str, rng: Rng,
+                     ev: list[Event]) -> None:
+        T.activate(state, state.squads[int(rest)], ev)
+
+    def _do_end_squad(self, state: BatallitasState, rest: str, rng: Rng,
+                      ev: list[Event]) -> None:
+        ev.append(Event("squad_done", {"squad": state.active_squad}))
+        T.draw(state, rng, ev)
+
+    def _do_act(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        state.phase, state.active_nose = NOSE, rest
+
+    def _do_done(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        n = self._actor(state)
+        n.done = True
+        state.phase, state.active_nose = SQUAD, None
+        ev.append(Event("nose_done", {"nose": n.id}))
+
+    def _actor(self, state: BatallitasState) -> Nose:
+        return state.nose(state.active_nose or "")
+
+    # nose actions
+    def _do_enter(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        n = self._actor(state)
+        edge, where = rest.split(":")
+        p = A.parse_cell(where)
+        side, _, cost = next(e for e in A.entries(state, field_of(state), n)
+                             if e[:2] == (edge, p))
+        T.pay(state, n, cost, "enter")
+        state.squads[n.squad].edge = side
+        n.pos, n.facing, n.status = list(p), A.ENTRY_FACING[side], IN_PLAY
+        ev.append(Event("entered", {"nose": n.id, "cell": n.pos, "edge": side, "cost": cost}))
+        self._open_alert(state, n)
+
+    def _do_move(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        n = self._actor(state)
+        p = A.parse_cell(rest)
+        assert n.cell is not None
+        cost = step_cost(field_of(state), n.cell, n.facing, p, command="command" in n.knacks)
+        T.pay(state, n, cost, "move")
+        ev.append(Event("moved", {"nose": n.id, "from": n.pos, "to": list(p), "cost": cost}))
+        n.pos = list(p)
+        self._open_alert(state, n)
+
+    def _do_turn(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        n = self._actor(state)
+        assert n.cell is not None
+        cost = turn_cost(field_of(state), n.cell, quarter_turns(n.facing, rest))
+        T.pay(state, n, cost, "turn")
+        ev.append(Event("turned", {"nose": n.id, "facing": rest, "cost": cost}))
+        n.facing = rest
+        self._open_alert(state, n)
+
+    def _door_action(self, state: BatallitasState, rest: str, verb: str,
+                     ev: list[Event]) -> None:
+        n = self._actor(state)
+        T.pay(state, n, A.costs()["generic"], verb)
+        door = int(rest)
+        if verb == "open":
+            state.open_doors = sorted({*state.open_doors, door})
+        else:
+            state.open_doors = [d for d in state.open_doors if d != door]
+        ev.append(Event(f"door_{verb}ed" if verb == "open" else "door_closed",
+                        {"nose": n.id, "door": door}))
+        self._open_alert(state, n)
+
+    def _do_open(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        self._door_action(state, rest, "open", ev)
+
+    def _do_close(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        self._door_action(state, rest, "close", ev)
+
+    def _do_alert(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        n = self._actor(state)
+        T.pay(state, n, A.alert_cost(state, n), "alert")
+        n.alert = True
+        ev.append(Event("on_alert", {"nose": n.id}))
+        self._open_alert(state, n)
+
+    def _do_unjam(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        n = self._actor(state)
+        T.pay(state, n, A.costs()["unjam"], "unjam")
+        n.jammed.remove(rest)
+        ev.append(Event("unjammed", {"nose": n.id, "weapon": rest}))
+        self._open_alert(state, n)
+
+    def _do_reload(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        n = self._actor(state)
+        T.pay(state, n, 2 * A.costs()["generic"], "reload")
+        n.spares[rest] -= 1
+        n.ammo[rest] = F.weapon(rest).magazine or 0
+        ev.append(Event("reloaded", {"nose": n.id, "weapon": rest, "spares": n.spares[rest]}))
+        self._open_alert(state, n)
+
+    def _do_rally(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        n = self._actor(state)
+        T.pay(state, n, A.costs()["remove_pajara"], "rally")
+        n.pajara = False
+        ev.append(Event("pajara_removed", {"nose": n.id}))
+        self._open_alert(state, n)
+
+    # shooting
+    def _do_fire(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        n = self._actor(state)
+        wid, where = rest.split(":")
+        w = F.weapon(wid)
+        T.pay(state, n, A.costs()["fire_heavy" if w.type == "heavy" else "fire_short_or_long"],
+              "fire")
+        state.burst = {"nose": n.id, "weapon": wid, "left": F.rate_of_fire(n, w),
+                       "last": list(A.parse_cell(where))}
+        self._burst_shot(state, n, A.parse_cell(where), rng, ev)
+
+    def _do_shot(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        self._burst_shot(state, self._actor(state), A.parse_cell(rest), rng, ev)
+
+    def _do_stop(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        state.burst = None
+
+    def _burst_shot(self, state: BatallitasState, n: Nose, target: tuple[int, int], rng: Rng,
+                    ev: list[Event]) -> None:
+        """One shot of the burst; the burst ends when its shots, the magazine or the weapon
+        (jammed) run out; then any alert nose may answer ("Alert Shot": between shots)."""
+        b = state.burst
+        assert b is not None
+        w = F.weapon(b["weapon"])
+        done = F.shoot(state, field_of(state), rng, n, w, target, alert=False, ev=ev)
+        b["left"] -= 1
+        b["last"] = list(target)
+        if state.burst is not None and (b["left"] <= 0 or done["screw_up"]
+                                        or not F.usable(n, w)):
+            state.burst = None
+        self._open_alert(state, n)
+
+    # prompts
+    def _answer_prompt(self, state: BatallitasState, verb: str, rest: str, rng: Rng,
+                       ev: list[Event]) -> None:
+        p = state.prompts[-1]
+        if p["kind"] == "leader":
+            state.prompts.pop()
+            sq = state.squads[p["squad"]]
+            sq.leader = rest
+            ev.append(Event("provisional_leader", {"squad": sq.index, "nose": rest}))
+            return
+        if verb == "hold":
+            state.prompts.pop()
+            return
+        nid, wid = rest.split(":")
+        n, target = state.nose(nid), state.nose(p["target"])
+        p["used"].append(nid)
+        assert target.cell is not None
+        F.shoot(state, field_of(state), rng, n, F.weapon(wid), target.cell, alert=True, ev=ev)
+        if state.result is None and p in state.prompts and not self._alert_shots(state, p):
+            state.prompts.remove(p)
+
+    # ----- knowledge -----------------------------------------------------------------------
+    def view(self, state: BatallitasState, seat: Seat | None) -> dict[str, Json]:
+        """Everything on the table; hands only to their holder, face-down markers' identity
+        only to their owner, the decks as counts."""
+        data = state.to_dict()
+        for key in ("hands", "decks", "markers", "options"):
+            data.pop(key)
+        data["options"] = {k: v for k, v in state.options.items() if k in INFO.options}
+        data["to_act"] = list(self.to_act(state))
+        data["hand"] = list(state.hands[seat]) if seat is not None else []
+        data["hand_counts"] = [len(h) for h in state.hands]
+        data["deck_counts"] = [len(d) for d in state.decks]
+        data["markers"] = [self._marker_view(state, m, seat) for m in state.markers]
+        data["pools"] = [T.pool_left(state, sq) for sq in state.squads]
+        return data
+
+    def _marker_view(self, state: BatallitasState, m: dict[str, Any],
+                     seat: Seat | None) -> dict[str, Json]:
+        out = copy_plain(m)
+        if m.get("face_down") and (seat is None or state.sides[seat] != m.get("owner")):
+            out["kind"] = "face_down"
+        return out
+
+    def determinize(self, state: BatallitasState, seat: Seat | None,
+                    rng: Rng) -> BatallitasState:
+        """Redeal the hands the seat cannot see from what it has not seen, reshuffle every
+        deck, and swap the identities of face-down markers it does not own."""
+        out = state.clone()
+        for s in range(len(out.hands)):
+            if s == seat:
+                rng.shuffle(out.decks[s])
+                continue
+            unseen = out.hands[s] + out.decks[s]
+            rng.shuffle(unseen)
+            k = len(out.hands[s])
+            out.hands[s], out.decks[s] = unseen[:k], unseen[k:]
+        mine = None if seat is None else state.sides[seat]
+        hidden = [m for m in out.markers if m.get("face_down") and m.get("owner") != mine]
+        kinds = [m["kind"] for m in hidden]
+        rng.shuffle(kinds)
+        for m, k in zip(hidden, kinds, strict=True):
+            m["kind"] = k
+        return out
+
+    def outcome(self, state: BatallitasState) -> Outcome | None:
+        if state.result is None:
+            return None
+        side = state.result["side"]
+        if side is None:
+            return Outcome((), state.result["reason"], draw=True)
+        return Outcome((state.seat_of(side),), state.result["reason"])
+
+    def resign(self, state: BatallitasState, seat: Seat) -> list[Event]:
+        """The side that gives up loses (partida's decision; the book has no resignation)."""
+        if state.result is not None:
+            raise IllegalAction("the match is over")
+        if type(seat) is not int or not 0 <= seat < state.seats:
+            raise IllegalAction(f"no seat {seat!r}")
+        ev: list[Event] = []
+        T.finish(state, state.sides[1 - seat], f"the {state.sides[seat]} side gave up", ev)
+        return ev
+
+    def state_from_dict(self, data: Mapping[str, Json]) -> BatallitasState:
+        return BatallitasState.from_dict(data)

@@ -1,0 +1,241 @@
+"""The turn: the initiative bag, activating squads, action points and their sharing, the end of
+a turn and the scenario's end ("Turn Order", "Initiative", "Actions", "Leaders" rules 1, 2 and
+4, knacks "Leadership", flaw "Clumsy" (reconstruction), flaw "Inept", each scenario's
+"Objectives and victory conditions" and game length)."""
+
+from __future__ import annotations
+
+from partida.engine import Event, Rng
+from partida.games.batallitas.content import Content, Scenario, load
+from partida.games.batallitas.geometry import distance
+from partida.games.batallitas.state import (
+    CHOOSE,
+    DEAD,
+    IN_PLAY,
+    OVER,
+    SQUAD,
+    BatallitasState,
+    Nose,
+    Squad,
+)
+
+# Which group of the cost table each paid action belongs to (flaw "Clumsy", reconstruction).
+GROUP = {"move": "movement", "enter": "movement", "turn": "movement",
+         "attack": "brawling", "fire": "brawling", "alert": "brawling",
+         "open": "misc", "close": "misc", "unjam": "misc", "reload": "misc", "rally": "misc"}
+
+
+def scenario_of(state: BatallitasState) -> Scenario:
+    return load().scenario(state.scenario)
+
+
+def turn_limit(state: BatallitasState) -> int | None:
+    sc = scenario_of(state)
+    return sc.turn_limit or int(state.options.get("turn_limit", sc.turn_limit_option or 0)) or None
+
+
+# --- action points ------------------------------------------------------------------------
+
+def busy(state: BatallitasState, n: Nose) -> bool:
+    """Scenario 1, "For a laugh": the original rebel leader may do nothing paid, nor share its
+    points, in the first turns."""
+    sc = scenario_of(state)
+    sq = state.squads[n.squad]
+    deploy = sc.forces[sq.force].deploy
+    return (sc.leader_busy_turns is not None and state.turn <= sc.leader_busy_turns
+            and deploy.leader is not None and n.id == sq.original_leader)
+
+
+def pool_left(state: BatallitasState, sq: Squad) -> int:
+    """What is left of the leader's shared points (knack "Leadership")."""
+    if sq.pool_owner is None or sq.pool_owner != sq.leader:
+        return 0
+    lead = state.nose(sq.pool_owner)
+    if lead.status != IN_PLAY and lead.status != "reserve":
+        return 0
+    return max(0, lead.attrs["actions"] - sq.pool_spent)
+
+
+def own_left(n: Nose, sq: Squad) -> int:
+    return 0 if n.id == sq.pool_owner else max(0, n.attrs["actions"] - n.spent)
+
+
+def available(state: BatallitasState, n: Nose) -> int:
+    """Points the nose may still spend: its own, then its leader's shared ones."""
+    if busy(state, n):
+        return 0
+    sq = state.squads[n.squad]
+    return own_left(n, sq) + pool_left(state, sq)
+
+
+def can_pay(state: BatallitasState, n: Nose, cost: int, verb: str) -> bool:
+    group = GROUP[verb]
+    if "clumsy" in n.flaws and n.group not in (None, group):
+        return False
+    return cost <= available(state, n)
+
+
+def pay(state: BatallitasState, n: Nose, cost: int, verb: str) -> None:
+    """Spend own points first, then the leader's; any paid action ends the nose's alert."""
+    sq = state.squads[n.squad]
+    own = min(own_left(n, sq), cost)
+    n.spent += own
+    sq.pool_spent += cost - own
+    if "clumsy" in n.flaws:
+        n.group = GROUP[verb]
+    if cost > 0:
+        n.alert = False
+
+
+# --- the turn -----------------------------------------------------------------------------
+
+def start_turn(state: BatallitasState, ev: list[Event]) -> None:
+    """Put one marker per squad still fighting (and arrived) in the hat."""
+    state.turn += 1
+    state.bag = []
+    for sq in state.squads:
+        sq.activated = False
+        if state.alive(sq.index) and sq.from_turn <= state.turn:
+            state.bag.append(sq.side)
+    state.bag.sort()
+    ev.append(Event("turn_started", {"turn": state.turn, "bag": list(state.bag)}))
+
+
+def candidates(state: BatallitasState, side: str) -> list[Squad]:
+    return [sq for sq in state.squads if sq.side == side and not sq.activated
+            and state.alive(sq.index) and sq.from_turn <= state.turn]
+
+
+def draw(state: BatallitasState, rng: Rng, ev: list[Event]) -> None:
+    """Draw markers until a squad is activated, a side must choose, or the game ends."""
+    state.active_squad = state.active_nose = None
+    state.burst = None
+    while state.result is None:
+        if not state.bag:
+            end_turn(state, ev)
+            if state.result is not None:
+                return
+            start_turn(state, ev)
+            continue
+        side = state.bag.pop(rng.below(len(state.bag), "initiative"))
+        ev.append(Event("initiative_drawn", {"side": side, "left": len(state.bag)}))
+        ready = candidates(state, side)
+        if len(ready) == 1:
+            activate(state, ready[0], ev)
+            return
+        if ready:
+            state.phase, state.drawn = CHOOSE, side
+            return
+    state.phase = OVER
+
+
+def activate(state: BatallitasState, sq: Squad, ev: list[Event]) -> None:
+    """Squad action phase begins: alerts and lingering blasts of the squad end, points renew,
+    and noses beyond command distance of the leader get a pájara."""
+    state.phase, state.drawn = SQUAD, None
+    state.active_squad, state.active_nose = sq.index, None
+    sq.activated = True
+    sq.pool_spent = 0
+    state.blasts = [b for b in state.blasts if b["squad"] != sq.index]
+    members = state.members(sq.index)
+    for n in members:
+        n.spent, n.done, n.group, n.alert = 0, False, None, False
+    lead = state.nose(sq.leader) if sq.leader else None
+    sq.pool_owner = (lead.id if lead is not None and "leadership" in lead.knacks
+                     and not busy(state, lead) else None)
+    ev.append(Event("squad_activated", {"squad": sq.index, "side": sq.side, "turn": state.turn}))
+    if lead is None or lead.cell is None:
+        return
+    for n in members:
+        if n.cell is not None and distance(n.cell, lead.cell) > sq.command:
+            ev.append(Event("out_of_command", {"nose": n.id}))
+            give_pajara(state, n, ev)
+
+
+def give_pajara(state: BatallitasState, n: Nose, ev: list[Event]) -> None:
+    """At most one pájara; a second one is a pupa instead ("The Pájara")."""
+    if n.pajara:
+        hurt(state, n, 1, ev)
+    else:
+        n.pajara = True
+        ev.append(Event("pajara", {"nose": n.id}))
+
+
+def hurt(state: BatallitasState, n: Nose, pupae: int, ev: list[Event]) -> None:
+    """Lose pupae; at zero the nose is out, and a dead leader is replaced ("Pupae", "Leaders"
+    rule 4)."""
+    if pupae <= 0 or n.status != IN_PLAY:
+        return
+    n.pupae -= pupae
+    ev.append(Event("pupae_lost", {"nose": n.id, "pupae": pupae, "left": max(0, n.pupae)}))
+    if n.pupae > 0:
+        return
+    n.status, n.pos, n.alert = DEAD, None, False
+    side = state.side_of(n)
+    state.counters[f"{side}_lost"] = state.counters.get(f"{side}_lost", 0) + 1
+    ev.append(Event("nose_eliminated", {"nose": n.id}))
+    if state.active_nose == n.id:
+        state.active_nose, state.burst = None, None
+        n.done = True
+    sq = state.squads[n.squad]
+    if sq.leader == n.id:
+        sq.leader = None
+        heirs = successors(state, sq)
+        if heirs:
+            state.prompts.append({"kind": "leader", "seat": state.seat_of(sq.side),
+                                  "squad": sq.index})
+    check_end(state, ev)
+
+
+def successors(state: BatallitasState, sq: Squad) -> list[Nose]:
+    """Candidates for provisional leader: intact members (RULES.md decision: no pupae lost),
+    else any survivor."""
+    alive = [n for n in state.members(sq.index) if n.status in (IN_PLAY, "reserve")]
+    intact = [n for n in alive if n.pupae >= n.attrs["pupae"]]
+    return intact or alive
+
+
+def end_turn(state: BatallitasState, ev: list[Event]) -> None:
+    ev.append(Event("turn_ended", {"turn": state.turn}))
+    limit = turn_limit(state)
+    if limit is not None and state.turn >= limit:
+        check_end(state, ev, turn_over=True)
+
+
+# --- the end ------------------------------------------------------------------------------
+
+def wiped_out(state: BatallitasState, side: str) -> bool:
+    """Every squad of `side` annihilated (noses still to enter, and squads still to arrive,
+    count as fighting)."""
+    return not any(state.alive(sq.index) for sq in state.squads if sq.side == side)
+
+
+def check_end(state: BatallitasState, ev: list[Event], *, turn_over: bool = False) -> bool:
+    """Apply the scenario's victory conditions that this code knows (RULES.md lists them)."""
+    if state.result is not None:
+        return True
+    sc = scenario_of(state)
+    for v in sc.victory:
+        met = False
+        if v.when == "enemy_wiped_out" and v.side is not None:
+            met = wiped_out(state, "rebel" if v.side == "papal" else "papal")
+        elif v.when == "turn_limit":
+            met = turn_over
+        if met:
+            finish(state, v.side, v.text, ev)
+            return True
+    if turn_over:  # a limit that came from the option with no condition of its own
+        finish(state, None, "the turn limit ran out", ev)
+        return True
+    return False
+
+
+def finish(state: BatallitasState, side: str | None, why: str, ev: list[Event]) -> None:
+    state.result = {"side": side, "reason": why}
+    state.phase, state.prompts, state.burst = OVER, [], None
+    state.active_squad = state.active_nose = None
+    ev.append(Event("match_over", dict(state.result)))
+
+
+def content() -> Content:
+    return load()
