@@ -6,6 +6,7 @@ door", deployment from board edges)."""
 from __future__ import annotations
 
 from partida.engine import Action
+from partida.games.batallitas.combat import close_weapons, combat_dice, targets
 from partida.games.batallitas.content import Door, Pos, load
 from partida.games.batallitas.geometry import FACINGS, quarter_turns
 from partida.games.batallitas.grid import Field
@@ -131,6 +132,7 @@ def nose_actions(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
             continue
         out.extend(Action(f"fire:{wid}:{cell_id(p)}", f"{n.name} fires the {w.name} at "
                           f"{cell_id(p)} ({cost})") for p in first_targets(state, f, n, w))
+    out.extend(_blows(state, f, n))
     for door in f.map.doors:
         for verb, opening in (("open", True), ("close", False)):
             if door_refusal(state, n, door, opening) is None and can_pay(state, n, c["generic"],
@@ -138,6 +140,15 @@ def nose_actions(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
                 out.append(Action(f"{verb}:{door.id}", f"{n.name} {verb}s the {door.spec.name}"))
     out.extend(_upkeep(state, n))
     return out
+
+
+def _blows(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
+    if not can_pay(state, n, costs()["close_attack"], "attack"):
+        return []
+    return [Action(f"attack:{w.id}:{cell_id(p)}", f"{n.name} strikes at {cell_id(p)} with the "
+                   f"{w.name} ({costs()['close_attack']})")
+            for w in close_weapons(n) for p in targets(state, f, n)
+            if combat_dice(state, n, state.at(p)) > 0]  # type: ignore[arg-type]
 
 
 def alert_cost(state: BatallitasState, n: Nose) -> int:

@@ -21,11 +21,12 @@ from partida.engine import (
     Seat,
 )
 from partida.games.batallitas import actions as A
+from partida.games.batallitas import combat as C
 from partida.games.batallitas import setup as S
 from partida.games.batallitas import shooting as F
 from partida.games.batallitas import turn as T
 from partida.games.batallitas.content import Content, load
-from partida.games.batallitas.geometry import FACINGS, quarter_turns
+from partida.games.batallitas.geometry import FACINGS, quarter_turns, turned
 from partida.games.batallitas.movement import step_cost, turn_cost
 from partida.games.batallitas.state import (
     ATTRIBUTES,
@@ -119,7 +120,7 @@ class Batallitas(Game[BatallitasState]):
     def default_action(self, state: BatallitasState, seat: Seat) -> str:
         if state.prompts:
             top = state.prompts[-1]
-            return "hold" if top["kind"] == "alert" else self._prompt_actions(state, top)[0].id
+            return self._prompt_actions(state, top)[0].id  # hold fire, keep facing, first heir
         if state.phase == SETUP:
             return self._setup_default(state, state.setup[0])
         if state.phase == SQUAD:
@@ -189,6 +190,9 @@ class Batallitas(Game[BatallitasState]):
         if p["kind"] == "leader":
             return [Action(f"leader:{n.id}", f"{n.name} ({n.id}) becomes provisional leader")
                     for n in T.successors(state, state.squads[p["squad"]])]
+        if p["kind"] == "turn_round":
+            return [Action("stay", f"{p['nose']} keeps its back turned"),
+                    Action("face", f"{p['nose']} turns round to face its attacker, free")]
         out = [Action("hold", "hold fire")]
         out.extend(Action(f"alert:{nid}:{wid}", f"{nid} fires the {F.weapon(wid).name} on "
                           f"alert at {p['target']}") for nid, wid in self._alert_shots(state, p))
@@ -453,6 +457,19 @@ class Batallitas(Game[BatallitasState]):
             state.burst = None
         self._open_alert(state, n)
 
+    # close combat
+    def _do_attack(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        n = self._actor(state)
+        wid, where = rest.split(":")
+        foe = state.at(A.parse_cell(where))
+        assert foe is not None
+        T.pay(state, n, A.costs()["close_attack"], "attack")
+        out = C.attack(state, rng, n, F.weapon(wid), foe, ev)
+        if out["turn_round"]:
+            state.prompts.append({"kind": "turn_round", "seat": state.seat_of(state.side_of(foe)),
+                                  "nose": foe.id, "facing": turned(n.facing, 2)})
+        self._open_alert(state, n)
+
     # prompts
     def _answer_prompt(self, state: BatallitasState, verb: str, rest: str, rng: Rng,
                        ev: list[Event]) -> None:
@@ -462,6 +479,12 @@ class Batallitas(Game[BatallitasState]):
             sq = state.squads[p["squad"]]
             sq.leader = rest
             ev.append(Event("provisional_leader", {"squad": sq.index, "nose": rest}))
+            return
+        if p["kind"] == "turn_round":
+            state.prompts.pop()
+            if verb == "face":
+                state.nose(p["nose"]).facing = p["facing"]
+                ev.append(Event("turned_round", {"nose": p["nose"], "facing": p["facing"]}))
             return
         if verb == "hold":
             state.prompts.pop()

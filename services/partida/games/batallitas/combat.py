@@ -1,0 +1,80 @@
+"""Close combat: adjacency and facing, the dice, tough enemies, surprise attacks and the combat
+backpack, screw-ups that turn the blow back, the chainsaw's own screw-up ("Close Combat",
+"Tough Enemies", "Surprise Attacks", "Combat backpack", "Chainsaw", "Pupae")."""
+
+from __future__ import annotations
+
+from partida.engine import Event, Rng
+from partida.games.batallitas import dice
+from partida.games.batallitas.content import Pos, Weapon, load
+from partida.games.batallitas.geometry import front_cells, line_of_sight
+from partida.games.batallitas.grid import Field
+from partida.games.batallitas.shooting import weapon, wound
+from partida.games.batallitas.state import IN_PLAY, BatallitasState, Nose
+
+
+def close_weapons(n: Nose) -> list[Weapon]:
+    return [weapon(w) for w in dict.fromkeys(n.weapons) if weapon(w).type == "close"]
+
+
+def surprise(attacker: Nose, defender: Nose) -> bool:
+    """The defender shows its back: it faces the attacker's way from one of the attacker's
+    front cells (RULES.md decision on whose front cells)."""
+    return (attacker.cell is not None and defender.facing == attacker.facing
+            and defender.cell in front_cells(attacker.cell, attacker.facing))
+
+
+def backpack(defender: Nose) -> bool:
+    armour = next((a for a in load().arsenal.armour if a.id == defender.armour), None)
+    return armour is not None and armour.cancels_surprise
+
+
+def targets(state: BatallitasState, f: Field, n: Nose) -> list[Pos]:
+    """Enemy noses in the three front cells that a blow can reach (RULES.md decision: where a
+    line of sight passes), for a nose without a pájara."""
+    if n.cell is None or n.pajara or n.status != IN_PLAY:
+        return []
+    out = []
+    for p in front_cells(n.cell, n.facing):
+        foe = state.at(p)
+        if foe is not None and state.side_of(foe) != state.side_of(n) \
+                and line_of_sight(f, n.cell, p):
+            out.append(p)
+    return out
+
+
+def combat_dice(state: BatallitasState, n: Nose, foe: Nose) -> int:
+    """Combat, −1 against a better fighter, +1 against a pájara, +1 from behind (not against a
+    backpack)."""
+    tough = -1 if foe.attrs["combat"] > n.attrs["combat"] else 0
+    behind = 1 if surprise(n, foe) and not backpack(foe) else 0
+    return dice.pool(n.attrs["combat"], tough, 1 if foe.pajara else 0, behind)
+
+
+def attack(state: BatallitasState, rng: Rng, n: Nose, w: Weapon, foe: Nose,
+           ev: list[Event]) -> dict[str, bool]:
+    """Resolve one blow (already known legal). Returns whether the defender may turn round (a
+    screw-up from behind)."""
+    k = combat_dice(state, n, foe)
+    back = surprise(n, foe)
+    bonus = 1 if back and not backpack(foe) else 0
+    foe.alert = False
+    r = dice.roll(rng, k, infernal=True)
+    if r is None:
+        ev.append(Event("blow", {"nose": n.id, "weapon": w.id, "target": foe.id, "dice": 0}))
+        return {"turn_round": False}
+    result = "critical" if r.critical else "success" if r.success else \
+        "screw_up" if r.screw_up else "failure"
+    ev.append(Event("blow", {"nose": n.id, "weapon": w.id, "target": foe.id, "dice": k,
+                             "faces": list(r.dice), "infernal": r.infernal, "surprise": back,
+                             "result": result}))
+    if r.success:
+        wound(state, rng, n, w, foe, cover=False, critical=r.critical, ev=ev, bonus=bonus)
+    elif r.screw_up and back:
+        return {"turn_round": True}  # the screw-up is ignored; the defender may turn
+    elif r.screw_up and w.screw_up == "hits_self":
+        wound(state, rng, n, w, n, cover=False, critical=False, ev=ev)
+    elif r.screw_up:
+        best = max(close_weapons(foe), key=lambda x: (not x.pupae.contusion, x.pupae.dice))
+        wound(state, rng, foe, best, n, cover=False, critical=False, ev=ev)
+    return {"turn_round": False}
