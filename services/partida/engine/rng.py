@@ -47,8 +47,8 @@ class Rng(ABC):
 
     def below(self, n: int, kind: str = "below") -> int:
         """A uniform integer in [0, n), unbiased (values past the last whole block are skipped)."""
-        if n <= 0:
-            raise ValueError("n must be positive")
+        if not 0 < n <= _U64:
+            raise ValueError("n must be from 1 to 2**64")  # one raw value must cover the range
         limit = _U64 - _U64 % n
         while True:
             v = self.next_u64()
