@@ -11,7 +11,7 @@ from partida.games.batallitas.content import Door, Pos, load
 from partida.games.batallitas.geometry import FACINGS, quarter_turns
 from partida.games.batallitas.grid import Field
 from partida.games.batallitas.movement import can_step, step_cost, turn_cost
-from partida.games.batallitas.shooting import burst_cells, first_targets, usable, weapon
+from partida.games.batallitas.shooting import burst_cells, firearms, first_targets, usable, weapon
 from partida.games.batallitas.state import IN_PLAY, RESERVE, BatallitasState, Nose
 from partida.games.batallitas.turn import can_pay, scenario_of
 from partida.games.batallitas.world import door_cells, facing_door, state_map
@@ -125,10 +125,10 @@ def nose_actions(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
             cost = turn_cost(f, here, quarter_turns(n.facing, facing))
             if can_pay(state, n, cost, "turn"):
                 out.append(Action(f"turn:{facing}", f"{n.name} turns to face {facing} ({cost})"))
-    for wid in sorted(set(n.weapons)):
+    for wid in firearms(n):
         w = weapon(wid)
         cost = c["fire_heavy"] if w.type == "heavy" else c["fire_short_or_long"]
-        if w.type == "close" or not usable(n, w) or not can_pay(state, n, cost, "fire"):
+        if not usable(n, w) or not can_pay(state, n, cost, "fire"):
             continue
         out.extend(Action(f"fire:{wid}:{cell_id(p)}", f"{n.name} fires the {w.name} at "
                           f"{cell_id(p)} ({cost})") for p in first_targets(state, f, n, w))

@@ -21,6 +21,7 @@ from partida.engine import (
     Seat,
 )
 from partida.games.batallitas import actions as A
+from partida.games.batallitas import area
 from partida.games.batallitas import combat as C
 from partida.games.batallitas import setup as S
 from partida.games.batallitas import shooting as F
@@ -190,6 +191,10 @@ class Batallitas(Game[BatallitasState]):
         if p["kind"] == "leader":
             return [Action(f"leader:{n.id}", f"{n.name} ({n.id}) becomes provisional leader")
                     for n in T.successors(state, state.squads[p["squad"]])]
+        if p["kind"] == "scatter":
+            f = field_of(state)
+            return [Action(f"scatter:{d}", f"the shot flies {p['cells']} cells {d}, landing at "
+                           f"{A.cell_id(area.landing(f, p, d))}") for d in area.DIRECTIONS]
         if p["kind"] == "turn_round":
             return [Action("stay", f"{p['nose']} keeps its back turned"),
                     Action("face", f"{p['nose']} turns round to face its attacker, free")]
@@ -241,7 +246,7 @@ class Batallitas(Game[BatallitasState]):
         except ValueError:
             return False
         n = state.nose(state.active_nose or "")
-        if wid not in n.weapons or A.cell_id(target) != where:
+        if wid not in F.firearms(n) or A.cell_id(target) != where:
             return False
         w = F.weapon(wid)
         cost = A.costs()["fire_heavy" if w.type == "heavy" else "fire_short_or_long"]
@@ -432,6 +437,13 @@ class Batallitas(Game[BatallitasState]):
         w = F.weapon(wid)
         T.pay(state, n, A.costs()["fire_heavy" if w.type == "heavy" else "fire_short_or_long"],
               "fire")
+        if w.area:
+            scatter = area.fire(state, field_of(state), rng, n, w, A.parse_cell(where), ev)
+            if scatter is not None and state.result is None:
+                state.prompts.append(scatter)
+            else:
+                self._open_alert(state, n)
+            return
         state.burst = {"nose": n.id, "weapon": wid, "left": F.rate_of_fire(n, w),
                        "last": list(A.parse_cell(where))}
         self._burst_shot(state, n, A.parse_cell(where), rng, ev)
@@ -479,6 +491,11 @@ class Batallitas(Game[BatallitasState]):
             sq = state.squads[p["squad"]]
             sq.leader = rest
             ev.append(Event("provisional_leader", {"squad": sq.index, "nose": rest}))
+            return
+        if p["kind"] == "scatter":
+            state.prompts.pop()
+            area.land(state, field_of(state), rng, p, rest, ev)
+            self._open_alert(state, state.nose(p["nose"]))
             return
         if p["kind"] == "turn_round":
             state.prompts.pop()

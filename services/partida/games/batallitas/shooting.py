@@ -19,11 +19,21 @@ def weapon(wid: str) -> Weapon:
     return load().arsenal.weapon(wid)
 
 
+def firearms(n: Nose) -> list[str]:
+    """Every firearm id the nose carries: its weapons and the grenades it has left."""
+    return sorted({*(w for w in n.weapons if weapon(w).type != "close"),
+                   *(g for g, k in n.grenades.items() if k > 0)})
+
+
 def usable(n: Nose, w: Weapon, *, alert: bool = False) -> bool:
-    """A firearm the nose holds, loaded and not jammed; area weapons are not resolved yet
-    (RULES.md: NOT IMPLEMENTED), and on alert only short/long ones or a heavy one that allows
-    it."""
-    if w.type == "close" or w.area or w.id in n.jammed or n.pajara:
+    """A firearm the nose holds, loaded and not jammed (grenades: one left); on alert only
+    short/long ones or a heavy one that allows it."""
+    if w.type == "close" or w.id in n.jammed or n.pajara:
+        return False
+    if w.grenade:
+        if n.grenades.get(w.id, 0) <= 0:
+            return False
+    elif w.id not in n.weapons:
         return False
     if w.magazine is not None and n.ammo.get(w.id, 0) <= 0:
         return False
@@ -127,16 +137,10 @@ def shoot(state: BatallitasState, f: Field, rng: Rng, n: Nose, w: Weapon, target
           alert: bool, ev: list[Event]) -> dict[str, bool]:
     """Resolve one shot (already known legal). Returns what happened: hit, screw_up."""
     assert n.cell is not None
-    k, cover = shot_dice(state, f, n, target, alert=alert, w=w)
     if w.magazine is not None:
         n.ammo[w.id] -= 1
-    r = dice.roll(rng, k, infernal=True)
-    assert r is not None  # legal shots have dice
+    r, cover = roll_shot(state, f, rng, n, w, target, alert=alert, ev=ev)
     victim = state.at(target)
-    ev.append(Event("shot", {"nose": n.id, "weapon": w.id, "target": list(target),
-                             "victim": victim.id if victim else None, "alert": alert,
-                             "dice": k, "faces": list(r.dice), "infernal": r.infernal,
-                             "cover": cover, "result": _result(r)}))
     if r.screw_up:
         n.jammed.append(w.id)
         n.alert = False
@@ -147,7 +151,21 @@ def shoot(state: BatallitasState, f: Field, rng: Rng, n: Nose, w: Weapon, target
     return {"hit": r.success and victim is not None, "screw_up": r.screw_up}
 
 
-def _result(r: dice.Roll) -> str:
+def roll_shot(state: BatallitasState, f: Field, rng: Rng, n: Nose, w: Weapon, target: Pos, *,
+              alert: bool, ev: list[Event]) -> tuple[dice.Roll, bool]:
+    """Roll a legal shot's dice and report them; returns the roll and whether cover applied."""
+    k, cover = shot_dice(state, f, n, target, alert=alert, w=w)
+    r = dice.roll(rng, k, infernal=True)
+    assert r is not None  # legal shots have dice
+    victim = state.at(target)
+    ev.append(Event("shot", {"nose": n.id, "weapon": w.id, "target": list(target),
+                             "victim": victim.id if victim else None, "alert": alert,
+                             "dice": k, "faces": list(r.dice), "infernal": r.infernal,
+                             "cover": cover, "result": outcome_of(r)}))
+    return r, cover
+
+
+def outcome_of(r: dice.Roll) -> str:
     if r.critical:
         return "critical"
     if r.success:
@@ -168,8 +186,12 @@ def burst_cells(state: BatallitasState, f: Field, n: Nose, w: Weapon, last: Pos)
 
 
 def first_targets(state: BatallitasState, f: Field, n: Nose, w: Weapon) -> list[Pos]:
-    """The cells worth listing for a burst's first shot: enemy noses in reach. (Any other cell
-    in reach is accepted too; see Batallitas.validate.)"""
-    return sorted(e.cell for e in state.in_play()
-                  if e.cell is not None and state.side_of(e) != state.side_of(n)
-                  and refusal(state, f, n, w, e.cell) is None)
+    """The cells worth listing for a burst's first shot: enemy noses in reach, and for an area
+    weapon any cell whose blast would reach one. (Any other cell in reach is accepted too; see
+    Batallitas.validate.)"""
+    foes = [e.cell for e in state.in_play()
+            if e.cell is not None and state.side_of(e) != state.side_of(n)]
+    reach = 1 if w.area else 0
+    cells = {(x + dx, y + dy) for x, y in foes
+             for dx in range(-reach, reach + 1) for dy in range(-reach, reach + 1)}
+    return sorted(p for p in cells if refusal(state, f, n, w, p) is None)
