@@ -57,10 +57,12 @@ class ScriptedRng(Rng):
 
 # --- whole-game positions ------------------------------------------------------------------
 
-def game_position(rows: list[str], placed: dict, *, turn: int = 3, name: str | None = None):
+def game_position(rows: list[str], placed: dict, *, turn: int = 3, name: str | None = None,
+                  hands: tuple = ((), ())):
     """A scenario 1 state on a hand-built board: `placed` maps nose ids of scenario 1 ("s0.1" is
     a Macute gunner of squad 0, "s2.0" the Fans' leader...) to (cell, facing); every other nose
-    is out of the game. Set-up choices are skipped (no atrophy)."""
+    is out of the game. Set-up choices are skipped (no atrophy). Each seat holds the event cards
+    `hands` names (none by default), the rest of its deck stays in the deck."""
     from partida.engine.rng import LocalRng
     from partida.games.batallitas.rules import Batallitas
     from partida.games.batallitas.state import GONE, IN_PLAY, SQUAD
@@ -72,6 +74,11 @@ def game_position(rows: list[str], placed: dict, *, turn: int = 3, name: str | N
     register_map(key, field(rows, edge_legend=SECRET_DOOR).map)
     state.options["map"] = key
     state.setup, state.phase, state.turn = [], SQUAD, turn
+    for seat, hand in enumerate(hands):
+        deck = state.decks[seat] + state.hands[seat]
+        state.hands[seat] = [c for c in hand if c in deck]
+        state.decks[seat] = [c for c in deck if c not in hand]
+        assert len(state.hands[seat]) == len(hand), "a card from the other deck"
     for n in state.noses:
         if n.id in placed:
             cell, facing = placed[n.id]

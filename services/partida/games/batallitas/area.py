@@ -9,6 +9,7 @@ from typing import Any
 
 from partida.engine import Event, Rng
 from partida.games.batallitas.content import Pos, Weapon, load
+from partida.games.batallitas.dice import Roll
 from partida.games.batallitas.geometry import corner_open
 from partida.games.batallitas.grid import Field
 from partida.games.batallitas.shooting import roll_shot, wound
@@ -122,12 +123,12 @@ def overheat(state: BatallitasState, f: Field, rng: Rng, n: Nose, w: Weapon,
 
 
 def fire(state: BatallitasState, f: Field, rng: Rng, n: Nose, w: Weapon, target: Pos,
-         ev: list[Event]) -> dict[str, Any] | None:
+         ev: list[Event], given: Roll | None = None) -> dict[str, Any] | None:
     """Resolve an area shot (already known legal). A hit explodes on the target; a miss rolls
     how far it scatters and returns the decision of its direction, owed to the shooter's side on
     a failure and to the enemy's on a screw-up. Area weapons never jam; the flamethrower counts
     its screw-ups and blows up on the second instead of firing."""
-    r, _ = roll_shot(state, f, rng, n, w, target, alert=False, ev=ev)
+    r, _ = roll_shot(state, f, rng, n, w, target, alert=False, ev=ev, given=given)
     if r.screw_up and w.screw_up == "overheats":
         n.overheats += 1
         ev.append(Event("overheated", {"nose": n.id, "weapon": w.id, "times": n.overheats}))

@@ -52,14 +52,15 @@ def combat_dice(state: BatallitasState, n: Nose, foe: Nose) -> int:
 
 
 def attack(state: BatallitasState, rng: Rng, n: Nose, w: Weapon, foe: Nose,
-           ev: list[Event]) -> dict[str, bool]:
-    """Resolve one blow (already known legal). Returns whether the defender may turn round (a
-    screw-up from behind)."""
+           ev: list[Event], given: dice.Roll | None = None) -> dict[str, bool]:
+    """Resolve one blow (already known legal), with its roll `given` when event cards or a
+    re-roll settled it. Returns whether the defender may turn round (a screw-up from
+    behind)."""
     k = combat_dice(state, n, foe)
     back = surprise(n, foe)
     bonus = 1 if back and not backpack(foe) else 0
     foe.alert = False
-    r = dice.roll(rng, k, infernal=True)
+    r = given or dice.roll(rng, k, infernal=True)
     if r is None:
         ev.append(Event("blow", {"nose": n.id, "weapon": w.id, "target": foe.id, "dice": 0}))
         return {"turn_round": False}

@@ -21,12 +21,13 @@ from partida.engine import (
     Seat,
 )
 from partida.games.batallitas import actions as A
-from partida.games.batallitas import area
+from partida.games.batallitas import area, cards, dice
 from partida.games.batallitas import combat as C
 from partida.games.batallitas import setup as S
 from partida.games.batallitas import shooting as F
 from partida.games.batallitas import turn as T
 from partida.games.batallitas.content import Content, load
+from partida.games.batallitas.dice import Roll
 from partida.games.batallitas.geometry import FACINGS, quarter_turns, turned
 from partida.games.batallitas.movement import step_cost, turn_cost
 from partida.games.batallitas.state import (
@@ -191,6 +192,14 @@ class Batallitas(Game[BatallitasState]):
         if p["kind"] == "leader":
             return [Action(f"leader:{n.id}", f"{n.name} ({n.id}) becomes provisional leader")
                     for n in T.successors(state, state.squads[p["squad"]])]
+        if p["kind"] == "card":
+            out = [Action("pass", "play no card")]
+            return out + [Action(f"play:{cid}", f"play {cards.card(cid).title}")
+                          for cid in cards.playable(state, p["seat"], p["timing"])]
+        if p["kind"] == "reroll":
+            return [Action("keep", "keep the roll")] + [
+                Action(f"reroll:{cid}", f"discard {cards.card(cid).title} to roll again")
+                for cid in sorted(set(state.hands[p["seat"]]))]
         if p["kind"] == "scatter":
             f = field_of(state)
             return [Action(f"scatter:{d}", f"the shot flies {p['cells']} cells {d}, landing at "
@@ -437,31 +446,30 @@ class Batallitas(Game[BatallitasState]):
         w = F.weapon(wid)
         T.pay(state, n, A.costs()["fire_heavy" if w.type == "heavy" else "fire_short_or_long"],
               "fire")
-        if w.area:
-            scatter = area.fire(state, field_of(state), rng, n, w, A.parse_cell(where), ev)
-            if scatter is not None and state.result is None:
-                state.prompts.append(scatter)
-            else:
-                self._open_alert(state, n)
-            return
-        state.burst = {"nose": n.id, "weapon": wid, "left": F.rate_of_fire(n, w),
-                       "last": list(A.parse_cell(where))}
-        self._burst_shot(state, n, A.parse_cell(where), rng, ev)
+        if not w.area:
+            state.burst = {"nose": n.id, "weapon": wid, "left": F.rate_of_fire(n, w),
+                           "last": list(A.parse_cell(where))}
+        self._declare(state, {"kind": "area" if w.area else "shot", "nose": n.id, "weapon": wid,
+                              "target": list(A.parse_cell(where))}, rng, ev)
 
     def _do_shot(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
-        self._burst_shot(state, self._actor(state), A.parse_cell(rest), rng, ev)
+        b = state.burst
+        assert b is not None
+        self._declare(state, {"kind": "shot", "nose": b["nose"], "weapon": b["weapon"],
+                              "target": list(A.parse_cell(rest))}, rng, ev)
 
     def _do_stop(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
         state.burst = None
 
     def _burst_shot(self, state: BatallitasState, n: Nose, target: tuple[int, int], rng: Rng,
-                    ev: list[Event]) -> None:
+                    ev: list[Event], r: Roll, jam: bool) -> None:
         """One shot of the burst; the burst ends when its shots, the magazine or the weapon
         (jammed) run out; then any alert nose may answer ("Alert Shot": between shots)."""
         b = state.burst
         assert b is not None
         w = F.weapon(b["weapon"])
-        done = F.shoot(state, field_of(state), rng, n, w, target, alert=False, ev=ev)
+        done = F.shoot(state, field_of(state), rng, n, w, target, alert=False, ev=ev, given=r)
+        self._card_jam(n, w, jam, ev)
         b["left"] -= 1
         b["last"] = list(target)
         if state.burst is not None and (b["left"] <= 0 or done["screw_up"]
@@ -476,16 +484,111 @@ class Batallitas(Game[BatallitasState]):
         foe = state.at(A.parse_cell(where))
         assert foe is not None
         T.pay(state, n, A.costs()["close_attack"], "attack")
-        out = C.attack(state, rng, n, F.weapon(wid), foe, ev)
-        if out["turn_round"]:
-            state.prompts.append({"kind": "turn_round", "seat": state.seat_of(state.side_of(foe)),
-                                  "nose": foe.id, "facing": turned(n.facing, 2)})
-        self._open_alert(state, n)
+        self._declare(state, {"kind": "blow", "nose": n.id, "weapon": wid, "foe": foe.id,
+                              "target": list(A.parse_cell(where))}, rng, ev)
+
+    # attack rolls and their card windows ("Event cards", "Repeating rolls")
+    def _declare(self, state: BatallitasState, attack: dict[str, Any], rng: Rng,
+                 ev: list[Event]) -> None:
+        attack.update(stage="before", roll=None, rerolled=False, jam=False, forced=None)
+        state.pending = attack
+        self._advance(state, rng, ev)
+
+    def _windows_open(self, state: BatallitasState) -> bool:
+        return any(q["kind"] in ("card", "reroll") for q in state.prompts)
+
+    def _advance(self, state: BatallitasState, rng: Rng, ev: list[Event]) -> None:
+        """Carry the pending attack through its windows: the enemy's before the dice, the roll,
+        the enemy's after it, the roller's re-roll, then the result. A window opens whenever
+        the seat holds any card (RULES.md decision: the hand's size is public, so opening it
+        tells nothing about what is in it)."""
+        while state.pending is not None and state.result is None \
+                and not self._windows_open(state):
+            p = state.pending
+            roller = state.seat_of(state.side_of(state.nose(p["nose"])))
+            stage = p["stage"]
+            if stage == "before":
+                p["stage"] = "roll"
+                self._window(state, 1 - roller, "before_roll")
+            elif stage == "roll":
+                r = dice.roll(rng, self._attack_dice(state, p), infernal=True)
+                assert r is not None  # legal attacks have dice
+                p["roll"], p["stage"] = cards.roll_to_dict(r), "after"
+            elif stage == "after":
+                p["stage"] = "reroll"
+                self._window(state, 1 - roller, "after_roll")
+            elif stage == "reroll":
+                p["stage"] = "resolve"
+                if not p["rerolled"] and state.hands[roller] \
+                        and not cards.roll_from_dict(p["roll"]).success:
+                    state.prompts.append({"kind": "reroll", "seat": roller})
+            else:
+                self._resolve(state, rng, ev)
+
+    def _window(self, state: BatallitasState, seat: Seat, timing: str) -> None:
+        if state.hands[seat]:
+            state.prompts.append({"kind": "card", "seat": seat, "timing": timing})
+
+    def _attack_dice(self, state: BatallitasState, p: dict[str, Any]) -> int:
+        n, w = state.nose(p["nose"]), F.weapon(p["weapon"])
+        if p["kind"] == "blow":
+            return C.combat_dice(state, n, state.nose(p["foe"]))
+        target = (p["target"][0], p["target"][1])
+        return F.shot_dice(state, field_of(state), n, target, alert=p["kind"] == "alert",
+                           w=w)[0]
+
+    def _card_jam(self, n: Nose, w: Any, jam: bool, ev: list[Event]) -> None:
+        """¡¡Cli-cli-clik!!: the weapon jams whatever it is."""
+        if jam and w.id not in n.jammed:
+            n.jammed.append(w.id)
+            ev.append(Event("jammed", {"nose": n.id, "weapon": w.id}))
+
+    def _resolve(self, state: BatallitasState, rng: Rng, ev: list[Event]) -> None:
+        p = state.pending
+        assert p is not None
+        state.pending = None
+        r, jam = cards.roll_from_dict(p["roll"]), p["jam"]
+        n, w = state.nose(p["nose"]), F.weapon(p["weapon"])
+        target = (p["target"][0], p["target"][1])
+        if p["kind"] == "blow":
+            foe = state.nose(p["foe"])
+            if C.attack(state, rng, n, w, foe, ev, given=r)["turn_round"]:
+                state.prompts.append({"kind": "turn_round",
+                                      "seat": state.seat_of(state.side_of(foe)),
+                                      "nose": foe.id, "facing": turned(n.facing, 2)})
+            self._open_alert(state, n)
+        elif p["kind"] == "area":
+            scatter = area.fire(state, field_of(state), rng, n, w, target, ev, given=r)
+            self._card_jam(n, w, jam, ev)
+            if scatter is not None and state.result is None:
+                state.prompts.append(scatter)
+            else:
+                self._open_alert(state, n)
+        elif p["kind"] == "alert":
+            F.shoot(state, field_of(state), rng, n, w, target, alert=True, ev=ev, given=r)
+            self._card_jam(n, w, jam, ev)
+            q = next((q for q in reversed(state.prompts) if q["kind"] == "alert"
+                      and q["target"] == p["foe"]), None)
+            if state.result is None and q is not None and not self._alert_shots(state, q):
+                state.prompts.remove(q)
+        else:
+            self._burst_shot(state, n, target, rng, ev, r, jam)
 
     # prompts
     def _answer_prompt(self, state: BatallitasState, verb: str, rest: str, rng: Rng,
                        ev: list[Event]) -> None:
         p = state.prompts[-1]
+        if p["kind"] in ("card", "reroll"):
+            state.prompts.pop()
+            if verb == "play":
+                cards.play(state, p["seat"], rest, ev)
+                if p["timing"] == "before_roll":
+                    assert state.pending is not None
+                    state.pending["stage"] = "reroll"  # no dice, and nothing to answer after
+            elif verb == "reroll":
+                cards.reroll(state, p["seat"], rest, ev)
+            self._advance(state, rng, ev)
+            return
         if p["kind"] == "leader":
             state.prompts.pop()
             sq = state.squads[p["squad"]]
@@ -507,12 +610,11 @@ class Batallitas(Game[BatallitasState]):
             state.prompts.pop()
             return
         nid, wid = rest.split(":")
-        n, target = state.nose(nid), state.nose(p["target"])
+        target = state.nose(p["target"])
         p["used"].append(nid)
         assert target.cell is not None
-        F.shoot(state, field_of(state), rng, n, F.weapon(wid), target.cell, alert=True, ev=ev)
-        if state.result is None and p in state.prompts and not self._alert_shots(state, p):
-            state.prompts.remove(p)
+        self._declare(state, {"kind": "alert", "nose": nid, "weapon": wid, "foe": target.id,
+                              "target": list(target.cell)}, rng, ev)
 
     # ----- knowledge -----------------------------------------------------------------------
     def view(self, state: BatallitasState, seat: Seat | None) -> dict[str, Json]:

@@ -134,12 +134,13 @@ def wound(state: BatallitasState, rng: Rng, n: Nose, w: Weapon, victim: Nose, *,
 
 
 def shoot(state: BatallitasState, f: Field, rng: Rng, n: Nose, w: Weapon, target: Pos, *,
-          alert: bool, ev: list[Event]) -> dict[str, bool]:
-    """Resolve one shot (already known legal). Returns what happened: hit, screw_up."""
+          alert: bool, ev: list[Event], given: dice.Roll | None = None) -> dict[str, bool]:
+    """Resolve one shot (already known legal), with its roll `given` when event cards or a
+    re-roll settled it. Returns what happened: hit, screw_up."""
     assert n.cell is not None
     if w.magazine is not None:
         n.ammo[w.id] -= 1
-    r, cover = roll_shot(state, f, rng, n, w, target, alert=alert, ev=ev)
+    r, cover = roll_shot(state, f, rng, n, w, target, alert=alert, ev=ev, given=given)
     victim = state.at(target)
     if r.screw_up:
         n.jammed.append(w.id)
@@ -152,10 +153,12 @@ def shoot(state: BatallitasState, f: Field, rng: Rng, n: Nose, w: Weapon, target
 
 
 def roll_shot(state: BatallitasState, f: Field, rng: Rng, n: Nose, w: Weapon, target: Pos, *,
-              alert: bool, ev: list[Event]) -> tuple[dice.Roll, bool]:
-    """Roll a legal shot's dice and report them; returns the roll and whether cover applied."""
+              alert: bool, ev: list[Event],
+              given: dice.Roll | None = None) -> tuple[dice.Roll, bool]:
+    """Roll a legal shot's dice (or take the `given` roll) and report them; returns the roll
+    and whether cover applied."""
     k, cover = shot_dice(state, f, n, target, alert=alert, w=w)
-    r = dice.roll(rng, k, infernal=True)
+    r = given or dice.roll(rng, k, infernal=True)
     assert r is not None  # legal shots have dice
     victim = state.at(target)
     ev.append(Event("shot", {"nose": n.id, "weapon": w.id, "target": list(target),

@@ -112,6 +112,7 @@ class BatallitasState:
     open_doors: list[int] = field(default_factory=list)
     blasts: list[dict[str, Any]] = field(default_factory=list)  # pos, kind, squad
     burst: dict[str, Any] | None = None  # a burst under way: nose, weapon, left, last
+    pending: dict[str, Any] | None = None  # an attack roll between its card windows (cards.py)
     prompts: list[dict[str, Any]] = field(default_factory=list)  # interrupt decisions, top last
     counters: dict[str, int] = field(default_factory=dict)  # e.g. kills per side
     result: dict[str, Any] | None = None

@@ -232,7 +232,7 @@ def check_end(state: BatallitasState, ev: list[Event], *, turn_over: bool = Fals
 
 def finish(state: BatallitasState, side: str | None, why: str, ev: list[Event]) -> None:
     state.result = {"side": side, "reason": why}
-    state.phase, state.prompts, state.burst = OVER, [], None
+    state.phase, state.prompts, state.burst, state.pending = OVER, [], None, None
     state.active_squad = state.active_nose = None
     ev.append(Event("match_over", dict(state.result)))
 
