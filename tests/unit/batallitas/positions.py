@@ -89,13 +89,15 @@ def game_position(rows: list[str], placed: dict, *, turn: int = 3, name: str | N
 
 
 def acting(state, nose_id: str):
-    """Activate the nose's squad (turn start effects included) and start its action phase."""
+    """Activate the nose's squad (turn start effects included) and start its action phase; the
+    enemy's activation card window, if any, is taken as passed."""
     from partida.games.batallitas.state import NOSE
     from partida.games.batallitas.turn import activate
 
     n = state.nose(nose_id)
     events: list = []
     activate(state, state.squads[n.squad], events)
+    state.prompts = [p for p in state.prompts if p.get("timing") != "activation"]
     state.phase, state.active_nose = NOSE, nose_id
     return events
 

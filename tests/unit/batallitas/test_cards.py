@@ -144,3 +144,49 @@ def test_an_alert_shot_waits_for_the_cards_too():
     macute = s.nose("s0.1")
     assert macute.jammed == ["smg"] and not macute.alert and macute.status == IN_PLAY
     assert s.prompts == [] and game.to_act(s) == (1,)
+
+
+def test_hudson_on_the_enemys_activation_stuns_its_leader_and_takes_its_leadership():
+    """¿Hudson? ¿Apone?: played when an enemy squad is activated, its leader takes a pájara and
+    shares no points this turn (Leadership); the window is the enemy's, not the owner's."""
+    from partida.games.batallitas import turn as T
+
+    game, s = game_position(OPEN, {"s2.0": FAN, "s2.1": ((5, 7), "N"), "s0.1": MACUTE},
+                            hands=(("papal_hudson",), ()))
+    T.activate(s, s.squads[2], [])
+    assert game.to_act(s) == (0,) and ids(game, s) == ["pass", "play:papal_hudson"]
+    game.apply(s, 0, "play:papal_hudson", ScriptedRng())
+    dj, sq = s.nose("s2.0"), s.squads[2]
+    assert dj.pajara and sq.pool_owner is None
+    assert T.available(s, s.nose("s2.1")) == 5 and T.available(s, dj) == 6
+    assert game.to_act(s) == (1,) and s.hands[0] == []
+    T.activate(s, s.squads[0], [])
+    assert s.prompts == []  # the papal squad's activation is answered by the rebels (no cards)
+
+
+def test_hudson_needs_a_leader_in_play():
+    from partida.games.batallitas import turn as T
+
+    game, s = game_position(OPEN, {"s2.1": FAN, "s0.1": MACUTE}, hands=(("papal_hudson",), ()))
+    T.activate(s, s.squads[2], [])
+    assert ids(game, s, 0) == ["pass"]
+
+
+def test_turn_start_windows_come_before_the_first_marker_papal_first():
+    """Imagen de Milú, played at the start of a turn before any marker is drawn: a die per
+    Macute in play, 1-3 a pájara, 4-5 a pupa, 6 out of the game; the papal window opens first
+    (RULES.md decision)."""
+    from partida.games.batallitas import turn as T
+    from partida.games.batallitas.state import TURN_START
+
+    game, s = game_position(OPEN, {"s0.1": ((1, 1), "S"), "s0.2": ((2, 1), "S"),
+                                   "s0.3": ((3, 1), "S"), "s2.1": FAN},
+                            hands=(("papal_whistle",), ("rebel_milu",)))
+    T.start_turn(s, [])
+    assert s.phase == TURN_START and game.to_act(s) == (0,) and ids(game, s) == ["pass"]
+    game.apply(s, 0, "pass", ScriptedRng())
+    assert game.to_act(s) == (1,) and ids(game, s) == ["pass", "play:rebel_milu"]
+    game.apply(s, 1, "play:rebel_milu", ScriptedRng(2, 4, 6, 1, 1, 1, 1))
+    assert s.nose("s0.1").pajara and s.nose("s0.2").pupae == 1
+    assert s.nose("s0.3").status == "dead"
+    assert s.phase != TURN_START and s.active_squad is not None  # a marker was drawn

@@ -1,6 +1,7 @@
 """Event cards: which card a holder may play in a window, what the roll-changing cards do, and
 re-rolling one's own attack roll by discarding a card ("Event cards", "Repeating rolls",
-"Event Cards": ¡¡Preeet!!, La suerte del enano, ¡¡Cli-cli-clik!!).
+"Event Cards": ¡¡Preeet!!, La suerte del enano, ¡¡Cli-cli-clik!!, ¿Hudson? ¿Apone?, Imagen de
+Milú).
 
 An attack (a shot, an area shot, an alert shot or a blow) waits in `state.pending` while its
 windows are open: the enemy's before the dice, the enemy's after them, then the roller's re-roll.
@@ -10,17 +11,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from partida.engine import Event
+from partida.engine import Event, Rng
 from partida.games.batallitas.content import EventCard, load
 from partida.games.batallitas.dice import Roll
-from partida.games.batallitas.state import BatallitasState
+from partida.games.batallitas.state import IN_PLAY, BatallitasState, Nose, Squad
+from partida.games.batallitas.turn import give_pajara, hurt
 
 # Rolls that cards impose without dice: a screw-up, and a failure that is not one.
 SCREW_UP = Roll((), 1)
 FAILURE = Roll((), 2)
 
-# Cards whose effect is written so far, by effect (card ids lose their deck and copy number).
-ROLL_CARDS = {"before_roll": ("whistle",), "after_roll": ("dwarf_luck", "click")}
+# Cards whose effect is written so far, by timing and effect (ids lose deck and copy number).
+WRITTEN = {"before_roll": ("whistle",), "after_roll": ("dwarf_luck", "click"),
+           "activation": ("hudson",), "turn_start": ("milu",)}
 SHOTS = ("shot", "area", "alert")
 
 
@@ -42,31 +45,78 @@ def roll_from_dict(d: dict[str, Any]) -> Roll:
     return Roll(tuple(d["dice"]), d["infernal"])
 
 
-def playable(state: BatallitasState, seat: int, timing: str) -> list[str]:
-    """The cards of `seat`'s hand it may play now on the pending attack (one of each effect)."""
-    p = state.pending
-    if p is None:
-        return []
+def playable(state: BatallitasState, window: dict[str, Any]) -> list[str]:
+    """The cards of the window's seat it may play now (one of each effect)."""
     out: dict[str, str] = {}
-    for cid in state.hands[seat]:
+    for cid in state.hands[window["seat"]]:
         fx = effect(cid)
-        if card(cid).timing != timing or fx not in ROLL_CARDS.get(timing, ()):
-            continue
-        if fx == "click" and p["kind"] not in SHOTS:
-            continue  # it only answers a shot
-        if fx == "dwarf_luck" and not roll_from_dict(p["roll"]).success:
-            continue  # the roll has failed already
-        out.setdefault(fx, cid)
+        if card(cid).timing == window["timing"] and fx in WRITTEN.get(window["timing"], ()) \
+                and _fits(state, window, fx):
+            out.setdefault(fx, cid)
     return sorted(out.values())
 
 
-def play(state: BatallitasState, seat: int, cid: str, ev: list[Event]) -> None:
-    """Play a roll card on the pending attack; the card leaves the game (RULES.md decision)."""
+def _fits(state: BatallitasState, window: dict[str, Any], fx: str) -> bool:
     p = state.pending
-    assert p is not None
+    if fx == "click":
+        return p is not None and p["kind"] in SHOTS  # it only answers a shot
+    if fx == "dwarf_luck":
+        return p is not None and roll_from_dict(p["roll"]).success  # a failure stays one
+    if fx == "hudson":
+        sq = state.squads[window["squad"]]
+        lead = state.nose(sq.leader) if sq.leader else None
+        return lead is not None and lead.status == IN_PLAY
+    if fx == "milu":
+        return bool(macutes(state))
+    return p is not None  # the whistle: a declared attack
+
+
+def macutes(state: BatallitasState) -> list[Nose]:
+    return [n for n in state.in_play() if state.squads[n.squad].family == "macute"]
+
+
+def play(state: BatallitasState, rng: Rng, window: dict[str, Any], cid: str,
+         ev: list[Event]) -> None:
+    """Play a card in its window; it leaves the game (RULES.md decision)."""
+    seat = window["seat"]
     state.hands[seat].remove(cid)
     fx = effect(cid)
-    ev.append(Event("card_played", {"seat": seat, "card": cid, "nose": p["nose"]}))
+    ev.append(Event("card_played", {"seat": seat, "card": cid}))
+    if fx == "hudson":
+        _hudson(state, state.squads[window["squad"]], ev)
+    elif fx == "milu":
+        _milu(state, rng, ev)
+    else:
+        _on_roll(state, fx)
+
+
+def _hudson(state: BatallitasState, sq: Squad, ev: list[Event]) -> None:
+    """¿Hudson? ¿Apone?: the activated squad's leader takes a pájara and cannot share its points
+    this turn."""
+    lead = state.nose(sq.leader or "")
+    give_pajara(state, lead, ev)
+    if sq.pool_owner == lead.id:
+        sq.pool_owner = None
+        ev.append(Event("leadership_lost", {"squad": sq.index, "nose": lead.id}))
+
+
+def _milu(state: BatallitasState, rng: Rng, ev: list[Event]) -> None:
+    """Imagen de Milú: a die per Tintín Macute in play: 1-3 a pájara, 4-5 a pupa, 6 out of the
+    game (RULES.md decision: as eliminated)."""
+    for n in macutes(state):
+        face = rng.d6()
+        ev.append(Event("milu", {"nose": n.id, "die": face}))
+        if face <= 3:
+            give_pajara(state, n, ev)
+        elif face <= 5:
+            hurt(state, n, 1, ev)
+        else:
+            hurt(state, n, n.pupae, ev)
+
+
+def _on_roll(state: BatallitasState, fx: str) -> None:
+    p = state.pending
+    assert p is not None
     p["roll"] = roll_to_dict(SCREW_UP if fx == "whistle" else FAILURE)
     p["forced"] = fx
     p["jam"] = fx == "click"

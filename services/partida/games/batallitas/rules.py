@@ -39,6 +39,7 @@ from partida.games.batallitas.state import (
     RESERVE,
     SETUP,
     SQUAD,
+    TURN_START,
     BatallitasState,
     Nose,
     copy_plain,
@@ -195,7 +196,7 @@ class Batallitas(Game[BatallitasState]):
         if p["kind"] == "card":
             out = [Action("pass", "play no card")]
             return out + [Action(f"play:{cid}", f"play {cards.card(cid).title}")
-                          for cid in cards.playable(state, p["seat"], p["timing"])]
+                          for cid in cards.playable(state, p)]
         if p["kind"] == "reroll":
             return [Action("keep", "keep the roll")] + [
                 Action(f"reroll:{cid}", f"discard {cards.card(cid).title} to roll again")
@@ -284,6 +285,10 @@ class Batallitas(Game[BatallitasState]):
             if state.setup:
                 return
             T.start_turn(state, ev)
+            if state.prompts:
+                return  # the first turn's card windows
+            T.draw(state, rng, ev)
+        if state.phase == TURN_START:
             T.draw(state, rng, ev)
         if state.phase == NOSE and (state.active_nose is None
                                     or state.nose(state.active_nose).status != IN_PLAY
@@ -581,7 +586,7 @@ class Batallitas(Game[BatallitasState]):
         if p["kind"] in ("card", "reroll"):
             state.prompts.pop()
             if verb == "play":
-                cards.play(state, p["seat"], rest, ev)
+                cards.play(state, rng, p, rest, ev)
                 if p["timing"] == "before_roll":
                     assert state.pending is not None
                     state.pending["stage"] = "reroll"  # no dice, and nothing to answer after

@@ -16,6 +16,8 @@ from partida.games.batallitas.content import Pos
 # side picks a nose of the activated squad (or ends the squad phase); NOSE: a nose's action
 # phase; CHOOSE: the side of a drawn initiative marker picks which squad to activate.
 SETUP, CHOOSE, SQUAD, NOSE, OVER = "setup", "choose", "squad", "nose", "over"
+# TURN_START: a new turn's card windows are open before the first marker is drawn.
+TURN_START = "turn_start"
 
 # A nose's standing.
 RESERVE, IN_PLAY, DEAD, GONE = "reserve", "in_play", "dead", "gone"

@@ -14,6 +14,7 @@ from partida.games.batallitas.state import (
     IN_PLAY,
     OVER,
     SQUAD,
+    TURN_START,
     BatallitasState,
     Nose,
     Squad,
@@ -99,6 +100,17 @@ def start_turn(state: BatallitasState, ev: list[Event]) -> None:
             state.bag.append(sq.side)
     state.bag.sort()
     ev.append(Event("turn_started", {"turn": state.turn, "bag": list(state.bag)}))
+    for side in ("rebel", "papal"):  # the papal window is answered first (top of the stack)
+        offer_cards(state, state.seat_of(side), "turn_start")
+    if state.prompts:
+        state.phase = TURN_START
+
+
+def offer_cards(state: BatallitasState, seat: int, timing: str, **context: object) -> None:
+    """Open a card window for `seat` if it holds any card (RULES.md decision: the hand's size
+    is public, so the window tells nothing about what is in it)."""
+    if state.hands[seat]:
+        state.prompts.append({"kind": "card", "seat": seat, "timing": timing, **context})
 
 
 def candidates(state: BatallitasState, side: str) -> list[Squad]:
@@ -116,6 +128,8 @@ def draw(state: BatallitasState, rng: Rng, ev: list[Event]) -> None:
             if state.result is not None:
                 return
             start_turn(state, ev)
+            if state.prompts:
+                return  # the turn's card windows come before the first marker
             continue
         side = state.bag.pop(rng.below(len(state.bag), "initiative"))
         ev.append(Event("initiative_drawn", {"side": side, "left": len(state.bag)}))
@@ -131,7 +145,8 @@ def draw(state: BatallitasState, rng: Rng, ev: list[Event]) -> None:
 
 def activate(state: BatallitasState, sq: Squad, ev: list[Event]) -> None:
     """Squad action phase begins: alerts and lingering blasts of the squad end, points renew,
-    and noses beyond command distance of the leader get a pájara."""
+    noses beyond command distance of the leader get a pájara, and the enemy's activation card
+    window opens."""
     state.phase, state.drawn = SQUAD, None
     state.active_squad, state.active_nose = sq.index, None
     sq.activated = True
@@ -144,12 +159,13 @@ def activate(state: BatallitasState, sq: Squad, ev: list[Event]) -> None:
     sq.pool_owner = (lead.id if lead is not None and "leadership" in lead.knacks
                      and not busy(state, lead) else None)
     ev.append(Event("squad_activated", {"squad": sq.index, "side": sq.side, "turn": state.turn}))
-    if lead is None or lead.cell is None:
-        return
     for n in members:
-        if n.cell is not None and distance(n.cell, lead.cell) > sq.command:
+        if lead is not None and lead.cell is not None and n.cell is not None \
+                and distance(n.cell, lead.cell) > sq.command:
             ev.append(Event("out_of_command", {"nose": n.id}))
             give_pajara(state, n, ev)
+    if state.result is None:  # the enemy may answer the activation with a card
+        offer_cards(state, 1 - state.seat_of(sq.side), "activation", squad=sq.index)
 
 
 def give_pajara(state: BatallitasState, n: Nose, ev: list[Event]) -> None:
