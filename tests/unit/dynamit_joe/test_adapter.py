@@ -41,7 +41,7 @@ RENAMED: dict[str, dict[str, str]] = {
     "shot": {"guns": "gun_ids"},
     **{k: {"object": "object_id"} for k in ("dropped", "jammed", "unjammed", "weapon_ruined",
                                              "repair_failed", "reloaded", "dynamite_thrown",
-                                             "picked_up", "fizzled")},
+                                             "picked_up", "fizzled", "bought")},
 }
 ENUM_PREFIXES = ("OBJECT_KIND_", "JOKER_", "HIT_RESULT_", "PILE_", "PANIC_EFFECT_",
                  "PROMPT_KIND_", "INTERRUPT_KIND_")
@@ -55,6 +55,9 @@ MATCHES += [(s.id, s.max_seats, "random", {"jam_repair_by_card": True,
                                            "reassign_characters": True, "windows_cost_two": True,
                                            "wounds_reduce_ap": True, "round_limit": 12})
             for s in GAME.info.scenarios]
+# Optional rule 8.5: buying at set-up, with both bots.
+MATCHES += [(s.id, s.min_seats, bot, {"price_list_budget": 50 + 7 * i})
+            for i, s in enumerate(GAME.info.scenarios) for bot in ("random", "heuristic")]
 
 
 @pytest.fixture(scope="module")

@@ -68,6 +68,7 @@ _PLAIN: dict[str, tuple[str, tuple[tuple[str, Callable[[str], str]], ...]]] = {
     "stay": ("stay_in_ambush", ()),
     "act": ("act_from_ambush", ()),
     "continue": ("carry_on", ()),
+    "done": ("finish_buying", ()),
 }
 _VERB_OF = {case: verb for verb, (case, _) in _PLAIN.items()}
 
@@ -125,6 +126,9 @@ def _parse(action_id: str) -> pb.Action:
         extra = {arg: _ARG_CHECK[arg](args[1])} if arg and len(args) == 2 else {}
         return pb.Action(play_joker_in_turn=pb.Action.PlayJokerInTurn(
             joker=_enum_number(pb.Joker.DESCRIPTOR, args[0]), **extra))  # type: ignore[arg-type]
+    if verb == "buy" and len(args) == 2:
+        return pb.Action(buy=pb.Action.Buy(kind=_enum_number(pb.ObjectKind.DESCRIPTOR, args[0]),
+                                           character=CHAR(args[1])))  # type: ignore[arg-type]
     if verb == "end" and args in ([], ["ambush"]):
         return pb.Action(end_turn=pb.Action.EndTurn(in_ambush=bool(args)))
     if verb not in _PLAIN:
@@ -170,6 +174,8 @@ def _format(msg: pb.Action, nested: bool = False) -> str:
         return f"joker:{joker}" + (f":{_ARG_CHECK[want](getattr(m, want))}" if want else "")
     if case == "end_turn":
         return "end:ambush" if m.in_ambush else "end"
+    if case == "buy":
+        return f"buy:{_enum_word(pb.ObjectKind.DESCRIPTOR, m.kind, 'buy.kind')}:{CHAR(m.character)}"
     verb = _VERB_OF[case]
     return ":".join([verb, *(check(getattr(m, name)) for name, check in _PLAIN[verb][1])])
 
@@ -214,7 +220,7 @@ _KEYS: dict[tuple[str, str], str | Callable[[Any, Any], None]] = {
     ("Prompt", "char"): "character",
     ("View", "game"): _ignore,
     **{(m, "object"): "object_id" for m in ("ObjectOfCharacter", "Reloaded", "DynamiteThrown",
-                                            "PickedUp", "Handed", "Fizzled")},
+                                            "PickedUp", "Handed", "Fizzled", "Bought")},
 }
 
 

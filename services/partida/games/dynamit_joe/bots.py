@@ -40,6 +40,8 @@ class HeuristicBot:
         if kind == "window":
             shots = [a for a in ids if ":shoot:" in a or ":double:" in a]
             return shots[0] if shots else "pass"
+        if kind == "buy":
+            return _purchase(view, ids)
         if kind == "clumsy":
             chars = {c["name"]: c for c in view["characters"]}
             held = {o["id"]: o["kind"] for c in chars.values()
@@ -105,6 +107,27 @@ class HeuristicBot:
         now = min(geo.distance[me["zone"]][g] for g in goals)
         then = min(geo.distance[zone][g] for g in goals)
         return 2.0 + 1.5 * (now - then)
+
+
+_GUN_ORDER = ("rifle", "colt", "shotgun", "hunting_rifle")
+
+
+def _purchase(view: Mapping[str, Any], ids: list[str]) -> str:
+    """8.5: the best gun the purse allows for each free character with none, then more for the
+    least equipped, captives last; "done" when nothing is left to buy."""
+    chars = {c["name"]: c for c in view["characters"]}
+    buys = [a.split(":")[1:] for a in ids if a.startswith("buy:")]
+    if not buys:
+        return "done"
+
+    def key(buy: list[str]) -> tuple[bool, bool, int, bool, int]:
+        k, name = buy
+        c = chars[name]
+        gun = k in _GUN_ORDER
+        return (c["tied"] or c["locked"], bool(c["guns"]), len(c["guns"]) + len(c["objects"]),
+                not gun, _GUN_ORDER.index(k) if gun else 0)
+    k, name = min(buys, key=key)
+    return f"buy:{k}:{name}"
 
 
 def _up(c: Mapping[str, Any]) -> bool:

@@ -35,9 +35,11 @@ OPTIONS = {
     "jam_repair_by_card": "8.3: removing a jam draws a marksmen card",
     "wounds_reduce_ap": "8.4: one action point less per wound",
     "round_limit": "rounds before the match is called (default: the scenario's)",
+    "price_list_budget": "8.5: dollars per character (50-100) to buy the starting equipment "
+                         "from the price list instead of the character cards' (default: off)",
 }
 _FLAGS = ("reassign_characters", "windows_cost_two", "jam_repair_by_card", "wounds_reduce_ap")
-PUBLIC_PROMPTS = ("window", "chip_ambush", "clumsy", "continue")
+PUBLIC_PROMPTS = ("window", "chip_ambush", "clumsy", "continue", "buy")
 
 
 def _info(content: Content) -> GameInfo:
@@ -100,9 +102,10 @@ class DynamitJoe(Game[JoeState]):
         state = JoeState(scenario=scenario, seats=seats, options=opts, chars={}, objects={},
                          order=sc.characters, locks={lock: True for lock in sc.locks},
                          piles={}, discards={}, jokers_left=[])
+        buying = "price_list_budget" in opts
         for side in sc.sides:
             for name in side.characters:
-                self._place_character(state, sc, name, side.id, plan[name])
+                self._place_character(state, sc, name, side.id, plan[name], not buying)
         for placed in sc.objects:
             self._new_object(state, placed.kind, zone=placed.zone, value=placed.value)
         if sc.face_down is not None:
@@ -121,11 +124,74 @@ class DynamitJoe(Game[JoeState]):
         for name in state.order:
             state.chars[name]["joker"] = jokers.pop()
         state.jokers_left = sorted(jokers)
+        if buying:
+            self._buying(state, sc, 0)
         self._advance(state, rng, [])
         return state
 
+    # ----- optional rule 8.5: buying the starting equipment -------------------------------------
+    def _buying(self, state: JoeState, sc: ScenarioSpec, index: int) -> None:
+        """8.5: the sides buy in scenario order, each from a purse of the budget times its
+        characters, decided by the side's lowest seat; no more buying once every side is done."""
+        if index >= len(sc.sides):
+            state.prompt = None
+            for obj in state.objects.values():
+                obj.pop("owner", None)
+            return
+        side = sc.sides[index]
+        state.prompt = {"kind": "buy", "side": side.id, "index": index,
+                        "seat": min(state.chars[n]["seat"] for n in side.characters),
+                        "money": state.options["price_list_budget"] * len(side.characters)}
+
+    def _buy_options(self, state: JoeState) -> list[tuple[str, str]]:
+        p = state.prompt
+        assert p is not None
+        sc = self.content.scenario(state.scenario)
+        side = sc.sides[p["index"]]
+        out = []
+        for name in side.characters:
+            guns, objects = self._bought(state, name)
+            for k in self.content.objects.objects:
+                if k.price is None or k.price > p["money"]:
+                    continue
+                if (guns if k.gun else objects) >= (self.content.objects.max_guns if k.gun
+                                                    else self.content.objects.max_objects):
+                    continue
+                out.append((f"buy:{k.kind}:{name}", f"Buy a {k.name} for {name} (${k.price})"))
+        return [*out, ("done", f"{side.id} has finished buying (${p['money']} left)")]
+
+    def _bought(self, state: JoeState, name: str) -> tuple[int, int]:
+        """Guns and other objects a character has been bought: held, or laid where the
+        scenario lays a captive's own gear."""
+        mine = [o for o in state.objects.values()
+                if o["holder"] == name or o.get("owner") == name]
+        guns = sum(1 for o in mine if A.spec(o["kind"]).gun)
+        return guns, len(mine) - guns
+
+    def _buy(self, state: JoeState, aid: str, ev: list[Event]) -> None:
+        p = state.prompt
+        assert p is not None
+        sc = self.content.scenario(state.scenario)
+        if aid == "done":
+            self._buying(state, sc, p["index"] + 1)
+            return
+        _, k, name = aid.split(":")
+        price = self.content.objects.kind(k).price
+        assert price is not None
+        p["money"] -= price
+        ground = sc.equipment_on_ground.get(name)
+        if ground:
+            zone = ground.get(k, next(iter(ground.values())))
+            oid = self._new_object(state, k, zone=zone)
+            state.objects[oid]["owner"] = name
+        else:
+            zone = None
+            A._take(state, name, oid := self._new_object(state, k, zone=None))
+        ev.append(Event("bought", {"character": name, "object": oid, "kind": k, "price": price,
+                                   "money": p["money"], "zone": zone}))
+
     def _place_character(self, state: JoeState, sc: ScenarioSpec, name: str, side: str,
-                         seat: int) -> None:
+                         seat: int, equip: bool = True) -> None:
         card = self.content.character(name)
         state.chars[name] = {
             "name": name, "side": side, "seat": seat, "zone": sc.positions[name], "wounds": 0,
@@ -136,7 +202,7 @@ class DynamitJoe(Game[JoeState]):
             "speed": False, "ap_mod": 0, "skip": False, "turn_over": False,
         }
         ground = sc.equipment_on_ground.get(name, {})
-        for k in (card.gun, *card.objects):
+        for k in (card.gun, *card.objects) if equip else ():
             if k in ground:
                 self._new_object(state, k, zone=ground[k])
             else:
@@ -184,6 +250,8 @@ class DynamitJoe(Game[JoeState]):
                     for o in state.held(name)]
         if kind == "continue":
             return [("continue", "carry on after a surrender")]
+        if kind == "buy":
+            return self._buy_options(state)
         return [("pass", f"{name} lets it go"), *self._window_options(state, name)]
 
     def _window_options(self, state: JoeState, name: str) -> list[tuple[str, str]]:
@@ -208,7 +276,7 @@ class DynamitJoe(Game[JoeState]):
         p = state.prompt
         if p is None:
             return "end"
-        return {"chip_ambush": "stay", "continue": "continue"}.get(
+        return {"chip_ambush": "stay", "continue": "continue", "buy": "done"}.get(
             p["kind"], self._choices(state)[0][0] if p["kind"] == "clumsy" else "pass")
 
     # ----- applying -----------------------------------------------------------------------------
@@ -238,6 +306,9 @@ class DynamitJoe(Game[JoeState]):
         kind, name = p["kind"], p.get("char", "")
         if kind == "joker":
             R.answer(state, aid == "play", ev)
+            return
+        if kind == "buy":
+            self._buy(state, aid, ev)
             return
         state.prompt = None
         if kind == "clumsy":
@@ -463,7 +534,11 @@ class DynamitJoe(Game[JoeState]):
                 ev.append(Event("surrendered", {"character": n, "seat": seat}))
         state.pool = [n for n in state.pool if state.standing(n)]
         if state.prompt is not None and state.prompt["seat"] == seat:
-            state.prompt = None
+            if state.prompt["kind"] == "buy":   # 8.5: the next side buys
+                self._buying(state, self.content.scenario(state.scenario),
+                             state.prompt["index"] + 1)
+            else:
+                state.prompt = None
         if state.active is not None and not state.standing(state.active):
             state.active, state.ap = None, 0
         if not self._check_end(state, ev) and not self.to_act(state):
@@ -481,7 +556,8 @@ class DynamitJoe(Game[JoeState]):
         p = state.prompt
         prompt = None
         if p is not None:
-            prompt = {k: v for k, v in p.items() if k in ("kind", "char", "seat", "actor")}
+            prompt = {k: v for k, v in p.items()
+                      if k in ("kind", "char", "seat", "actor", "side", "money")}
             if p["kind"] not in PUBLIC_PROMPTS and p["seat"] != seat:
                 prompt["kind"] = "reaction"
             elif p["kind"] == "joker":
@@ -576,4 +652,9 @@ def _options(options: Mapping[str, Any]) -> dict[str, Any]:
         if type(limit) is not int or not 1 <= limit <= 100:
             raise BadSetup("round_limit is a whole number from 1 to 100")
         out["round_limit"] = limit
+    budget = options.get("price_list_budget")
+    if budget is not None:
+        if type(budget) is not int or not 50 <= budget <= 100:
+            raise BadSetup("price_list_budget (8.5) is a whole number of dollars from 50 to 100")
+        out["price_list_budget"] = budget
     return out
