@@ -1,7 +1,10 @@
 """Event cards: which card a holder may play in a window, what the roll-changing cards do, and
 re-rolling one's own attack roll by discarding a card ("Event cards", "Repeating rolls",
 "Event Cards": ¡¡Preeet!!, La suerte del enano, ¡¡Cli-cli-clik!!, ¿Hudson? ¿Apone?, Imagen de
-Milú).
+Milú, ¡¡Ka-boom!!, Si alguien encuentra mi brazo, Furia sesina, Imagen de Dick, ¡¡Vamos nenes,
+por el sargento!!).
+
+A card aimed at one nose or squad is listed once per target: `play:<card>:<target>`.
 
 An attack (a shot, an area shot, an alert shot or a blow) waits in `state.pending` while its
 windows are open: the enemy's before the dice, the enemy's after them, then the roller's re-roll.
@@ -13,9 +16,16 @@ from typing import Any
 
 from partida.engine import Event, Rng
 from partida.games.batallitas.content import EventCard, load
-from partida.games.batallitas.dice import Roll
-from partida.games.batallitas.state import IN_PLAY, BatallitasState, Nose, Squad
-from partida.games.batallitas.turn import give_pajara, hurt
+from partida.games.batallitas.dice import Roll, roll
+from partida.games.batallitas.state import (
+    ATTRIBUTES,
+    IN_PLAY,
+    RESERVE,
+    BatallitasState,
+    Nose,
+    Squad,
+)
+from partida.games.batallitas.turn import add_mod, give_pajara, hurt
 
 # Rolls that cards impose without dice: a screw-up, and a failure that is not one.
 SCREW_UP = Roll((), 1)
@@ -23,7 +33,10 @@ FAILURE = Roll((), 2)
 
 # Cards whose effect is written so far, by timing and effect (ids lose deck and copy number).
 WRITTEN = {"before_roll": ("whistle",), "after_roll": ("dwarf_luck", "click"),
-           "activation": ("hudson",), "turn_start": ("milu",)}
+           "activation": ("hudson", "fury"), "turn_start": ("milu", "dick", "for_sarge"),
+           "on_jam": ("kaboom",), "on_pupae": ("rolex",)}
+# Cards played on a target the holder picks: effect -> the window's candidates.
+REBELS = ("fan", "lethal_fan")
 SHOTS = ("shot", "area", "alert")
 
 
@@ -46,23 +59,58 @@ def roll_from_dict(d: dict[str, Any]) -> Roll:
 
 
 def playable(state: BatallitasState, window: dict[str, Any]) -> list[str]:
-    """The cards of the window's seat it may play now (one of each effect)."""
+    """The cards of the window's seat it may play now (one of each effect), each with its
+    target where it takes one (`<card>:<target>`)."""
     out: dict[str, str] = {}
     for cid in state.hands[window["seat"]]:
         fx = effect(cid)
         if card(cid).timing == window["timing"] and fx in WRITTEN.get(window["timing"], ()) \
                 and _fits(state, window, fx):
             out.setdefault(fx, cid)
-    return sorted(out.values())
+    listed: list[str] = []
+    for fx, cid in out.items():
+        aims = targets(state, window, fx)
+        listed.extend([f"{cid}:{t}" for t in aims] if aims is not None else [cid])
+    return sorted(listed)
+
+
+def targets(state: BatallitasState, window: dict[str, Any], fx: str) -> list[str] | None:
+    """The targets a card is played on (None: it takes none)."""
+    if fx == "fury":  # a Fan or Lethal Fan of the squad just activated
+        return [n.id for n in state.members(window["squad"]) if n.status == IN_PLAY]
+    if fx == "for_sarge":
+        return [str(sq.index) for sq in orphaned(state)]
+    return None
+
+
+def orphaned(state: BatallitasState) -> list[Squad]:
+    """Fans or Lethal Fans squads still fighting whose original leader is out of the game."""
+    return [sq for sq in state.squads if sq.family in REBELS and state.alive(sq.index)
+            and sq.original_leader is not None
+            and state.nose(sq.original_leader).status not in (IN_PLAY, RESERVE)]
 
 
 def _fits(state: BatallitasState, window: dict[str, Any], fx: str) -> bool:
     p = state.pending
+    if fx == "kaboom":  # the jammed short or long firearm is still carried
+        n = state.nose(window["nose"])
+        return n.status == IN_PLAY and window["weapon"] in n.jammed
+    if fx == "rolex":  # the window opens only on a Fan's or Lethal Fan's pupae
+        return True
+    if fx == "fury":
+        return bool(window.get("own")) and state.squads[window["squad"]].family in REBELS \
+            and any(n.status == IN_PLAY for n in state.members(window["squad"]))
+    if fx == "dick":
+        return bool(macutes(state))
+    if fx == "for_sarge":
+        return bool(orphaned(state))
     if fx == "click":
         return p is not None and p["kind"] in SHOTS  # it only answers a shot
     if fx == "dwarf_luck":
         return p is not None and roll_from_dict(p["roll"]).success  # a failure stays one
     if fx == "hudson":
+        if window.get("own"):
+            return False  # it answers an enemy squad's activation
         sq = state.squads[window["squad"]]
         lead = state.nose(sq.leader) if sq.leader else None
         return lead is not None and lead.status == IN_PLAY
@@ -75,19 +123,47 @@ def macutes(state: BatallitasState) -> list[Nose]:
     return [n for n in state.in_play() if state.squads[n.squad].family == "macute"]
 
 
-def play(state: BatallitasState, rng: Rng, window: dict[str, Any], cid: str,
+def play(state: BatallitasState, rng: Rng, window: dict[str, Any], choice: str,
          ev: list[Event]) -> None:
     """Play a card in its window; it leaves the game (RULES.md decision)."""
     seat = window["seat"]
+    cid, _, target = choice.partition(":")
     state.hands[seat].remove(cid)
     fx = effect(cid)
-    ev.append(Event("card_played", {"seat": seat, "card": cid}))
+    ev.append(Event("card_played", {"seat": seat, "card": cid, "target": target or None}))
     if fx == "hudson":
         _hudson(state, state.squads[window["squad"]], ev)
     elif fx == "milu":
         _milu(state, rng, ev)
+    elif fx == "kaboom":
+        _kaboom(state, rng, state.nose(window["nose"]), window["weapon"], ev)
+    elif fx == "rolex":
+        ev.append(Event("pupae_ignored", {"nose": window["nose"], "pupae": window["pupae"]}))
+    elif fx == "fury":
+        add_mod(state.nose(target), cid, {a: 2 for a in ATTRIBUTES}, "activation", ev)
+    elif fx == "dick":
+        for n in macutes(state):
+            add_mod(n, cid, {a: 1 for a in ATTRIBUTES}, "turn_end", ev)
+    elif fx == "for_sarge":
+        for n in state.members(int(target)):
+            if n.status in (IN_PLAY, RESERVE):
+                add_mod(n, cid, {"actions": 3}, "turn_end", ev, flaws=("clumsy",))
     else:
         _on_roll(state, fx)
+
+
+def _kaboom(state: BatallitasState, rng: Rng, n: Nose, wid: str, ev: list[Event]) -> None:
+    """¡¡Ka-boom!!: the jammed firearm blows up in its wielder's hands: the weapon's own pupae
+    dice (RULES.md decision: no armour or cover against them), and the weapon is gone."""
+    k = load().arsenal.weapon(wid).pupae.dice
+    r = roll(rng, k)
+    hits = r.successes if r else 0
+    n.weapons.remove(wid)
+    n.jammed.remove(wid)
+    n.ammo.pop(wid, None)
+    ev.append(Event("kaboom", {"nose": n.id, "weapon": wid, "dice": k,
+                               "faces": list(r.dice) if r else [], "pupae": hits}))
+    hurt(state, n, hits, ev)
 
 
 def _hudson(state: BatallitasState, sq: Squad, ev: list[Event]) -> None:

@@ -10,7 +10,7 @@ from partida.games.batallitas.content import Pos, Weapon, load
 from partida.games.batallitas.geometry import front_cells, line_of_sight
 from partida.games.batallitas.grid import Field
 from partida.games.batallitas.shooting import weapon, wound
-from partida.games.batallitas.state import IN_PLAY, BatallitasState, Nose
+from partida.games.batallitas.state import IN_PLAY, BatallitasState, Nose, attr
 
 
 def close_weapons(n: Nose) -> list[Weapon]:
@@ -46,9 +46,9 @@ def targets(state: BatallitasState, f: Field, n: Nose) -> list[Pos]:
 def combat_dice(state: BatallitasState, n: Nose, foe: Nose) -> int:
     """Combat, −1 against a better fighter, +1 against a pájara, +1 from behind (not against a
     backpack)."""
-    tough = -1 if foe.attrs["combat"] > n.attrs["combat"] else 0
+    tough = -1 if attr(foe, "combat") > attr(n, "combat") else 0
     behind = 1 if surprise(n, foe) and not backpack(foe) else 0
-    return dice.pool(n.attrs["combat"], tough, 1 if foe.pajara else 0, behind)
+    return dice.pool(attr(n, "combat"), tough, 1 if foe.pajara else 0, behind)
 
 
 def attack(state: BatallitasState, rng: Rng, n: Nose, w: Weapon, foe: Nose,

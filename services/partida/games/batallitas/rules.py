@@ -195,8 +195,9 @@ class Batallitas(Game[BatallitasState]):
                     for n in T.successors(state, state.squads[p["squad"]])]
         if p["kind"] == "card":
             out = [Action("pass", "play no card")]
-            return out + [Action(f"play:{cid}", f"play {cards.card(cid).title}")
-                          for cid in cards.playable(state, p)]
+            return out + [Action(f"play:{c}", f"play {cards.card(c.split(':')[0]).title}"
+                                 + (f" on {c.split(':')[1]}" if ":" in c else ""))
+                          for c in cards.playable(state, p)]
         if p["kind"] == "reroll":
             return [Action("keep", "keep the roll")] + [
                 Action(f"reroll:{cid}", f"discard {cards.card(cid).title} to roll again")
@@ -271,6 +272,8 @@ class Batallitas(Game[BatallitasState]):
             self._answer_prompt(state, verb, rest, rng, ev)
         else:
             getattr(self, f"_do_{verb}")(state, rest, rng, ev)
+        # pupae waiting on Si alguien encuentra mi brazo are settled before anything else
+        state.prompts.sort(key=lambda q: q.get("timing") == "on_pupae")
         self._settle(state, rng, ev)
         return ev
 
@@ -549,6 +552,19 @@ class Batallitas(Game[BatallitasState]):
             ev.append(Event("jammed", {"nose": n.id, "weapon": w.id}))
 
     def _resolve(self, state: BatallitasState, rng: Rng, ev: list[Event]) -> None:
+        """Apply the attack's result; a short or long firearm it jammed opens the enemy's
+        ¡¡Ka-boom!! window (RULES.md decision: only the enemy, as the card only hurts)."""
+        p = state.pending
+        assert p is not None
+        n = state.nose(p["nose"])
+        before = list(n.jammed)
+        self._result(state, rng, ev)
+        fresh = [w for w in n.jammed if w not in before and F.weapon(w).type in ("short", "long")]
+        if fresh and n.status == IN_PLAY and state.result is None:
+            T.offer_cards(state, 1 - state.seat_of(state.side_of(n)), "on_jam", nose=n.id,
+                          weapon=fresh[0])
+
+    def _result(self, state: BatallitasState, rng: Rng, ev: list[Event]) -> None:
         p = state.pending
         assert p is not None
         state.pending = None
@@ -592,6 +608,8 @@ class Batallitas(Game[BatallitasState]):
                     state.pending["stage"] = "reroll"  # no dice, and nothing to answer after
             elif verb == "reroll":
                 cards.reroll(state, p["seat"], rest, ev)
+            elif p.get("timing") == "on_pupae":  # passed: the pupae are lost now
+                T.hurt(state, state.nose(p["nose"]), p["pupae"], ev)
             self._advance(state, rng, ev)
             return
         if p["kind"] == "leader":

@@ -11,7 +11,7 @@ from partida.games.batallitas import dice
 from partida.games.batallitas.content import Pos, Weapon, load
 from partida.games.batallitas.geometry import distance, has_cover, in_arc, line_of_sight, range_band
 from partida.games.batallitas.grid import Field
-from partida.games.batallitas.state import IN_PLAY, BatallitasState, Nose
+from partida.games.batallitas.state import IN_PLAY, BatallitasState, Nose, attr
 from partida.games.batallitas.turn import give_pajara, hurt
 
 
@@ -72,7 +72,7 @@ def shot_dice(state: BatallitasState, f: Field, n: Nose, target: Pos, *, alert: 
     cover = victim is not None and has_cover(f, n.cell, target)
     mods = [-1 if band == "long" else 0, -1 if cover else 0,
             1 if victim is not None and victim.pajara else 0, -1 if alert else 0]
-    return dice.pool(n.attrs["shooting"], *mods), cover
+    return dice.pool(attr(n, "shooting"), *mods), cover
 
 
 def refusal(state: BatallitasState, f: Field, n: Nose, w: Weapon, target: Pos, *,
@@ -108,7 +108,7 @@ def pupae_dice(state: BatallitasState, n: Nose, w: Weapon, victim: Nose, *, cove
                bonus: int = 0) -> int:
     """The weapon's pupae dice (Muscles-based for close weapons), −1 behind cover, −1 for
     armour that stops this type of weapon."""
-    base = w.pupae.dice + (n.attrs["muscles"] if w.pupae.muscles else 0)
+    base = w.pupae.dice + (attr(n, "muscles") if w.pupae.muscles else 0)
     armour = load().arsenal.armour
     worn = next((a for a in armour if a.id == victim.armour), None)
     minus = 1 if worn is not None and w.type in worn.pupae_minus_against else 0
@@ -129,6 +129,12 @@ def wound(state: BatallitasState, rng: Rng, n: Nose, w: Weapon, victim: Nose, *,
         for _ in range(hits):
             if victim.status == IN_PLAY:
                 give_pajara(state, victim, ev)
+    elif hits > 0 and state.squads[victim.squad].family in ("fan", "lethal_fan") \
+            and state.hands[state.seat_of(state.side_of(victim))]:
+        # Si alguien encuentra mi brazo: the pupae wait for their owner's window (rules.py
+        # answers it before anything else)
+        state.prompts.append({"kind": "card", "seat": state.seat_of(state.side_of(victim)),
+                              "timing": "on_pupae", "nose": victim.id, "pupae": hits})
     else:
         hurt(state, victim, hits, ev)
 

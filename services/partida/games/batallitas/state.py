@@ -62,6 +62,9 @@ class Nose:
     done: bool = False  # its nose action phase is over for this activation
     group: str | None = None  # clumsy: the group of the cost table chosen this turn
     overheats: int = 0  # flamethrower screw-ups so far
+    # temporary modifiers from event cards: {"card", "attrs": {attr: delta}, "flaws": [...],
+    # "until": "turn_end" | "activation"} (see `attr`, `has_flaw`, turn.expire_mods)
+    mods: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def cell(self) -> Pos | None:
@@ -69,6 +72,16 @@ class Nose:
 
     def clone(self) -> Nose:
         return Nose(**{f: copy_plain(getattr(self, f)) for f in _NOSE_FIELDS})
+
+
+def attr(n: Nose, name: str) -> int:
+    """An attribute as it stands now: the printed value after set-up, plus the temporary
+    modifiers of event cards."""
+    return n.attrs[name] + sum(m["attrs"].get(name, 0) for m in n.mods)
+
+
+def has_flaw(n: Nose, flaw: str) -> bool:
+    return flaw in n.flaws or any(flaw in m.get("flaws", ()) for m in n.mods)
 
 
 @dataclass

@@ -5,6 +5,8 @@ a turn and the scenario's end ("Turn Order", "Initiative", "Actions", "Leaders" 
 
 from __future__ import annotations
 
+from typing import Any
+
 from partida.engine import Event, Rng
 from partida.games.batallitas.content import Content, Scenario, load
 from partida.games.batallitas.geometry import distance
@@ -18,6 +20,8 @@ from partida.games.batallitas.state import (
     BatallitasState,
     Nose,
     Squad,
+    attr,
+    has_flaw,
 )
 
 # Which group of the cost table each paid action belongs to (flaw "Clumsy", reconstruction).
@@ -54,11 +58,11 @@ def pool_left(state: BatallitasState, sq: Squad) -> int:
     lead = state.nose(sq.pool_owner)
     if lead.status != IN_PLAY and lead.status != "reserve":
         return 0
-    return max(0, lead.attrs["actions"] - sq.pool_spent)
+    return max(0, attr(lead, "actions") - sq.pool_spent)
 
 
 def own_left(n: Nose, sq: Squad) -> int:
-    return 0 if n.id == sq.pool_owner else max(0, n.attrs["actions"] - n.spent)
+    return 0 if n.id == sq.pool_owner else max(0, attr(n, "actions") - n.spent)
 
 
 def available(state: BatallitasState, n: Nose) -> int:
@@ -71,7 +75,7 @@ def available(state: BatallitasState, n: Nose) -> int:
 
 def can_pay(state: BatallitasState, n: Nose, cost: int, verb: str) -> bool:
     group = GROUP[verb]
-    if "clumsy" in n.flaws and n.group not in (None, group):
+    if has_flaw(n, "clumsy") and n.group not in (None, group):
         return False
     return cost <= available(state, n)
 
@@ -82,7 +86,7 @@ def pay(state: BatallitasState, n: Nose, cost: int, verb: str) -> None:
     own = min(own_left(n, sq), cost)
     n.spent += own
     sq.pool_spent += cost - own
-    if "clumsy" in n.flaws:
+    if has_flaw(n, "clumsy"):
         n.group = GROUP[verb]
     if cost > 0:
         n.alert = False
@@ -155,6 +159,10 @@ def activate(state: BatallitasState, sq: Squad, ev: list[Event]) -> None:
     members = state.members(sq.index)
     for n in members:
         n.spent, n.done, n.group, n.alert = 0, False, None, False
+        for m in [m for m in n.mods if m["until"] == "activation"]:
+            drop_mod(n, m, ev)  # Furia sesina: the fury ends in a pájara
+            if n.status == IN_PLAY:
+                give_pajara(state, n, ev)
     lead = state.nose(sq.leader) if sq.leader else None
     sq.pool_owner = (lead.id if lead is not None and "leadership" in lead.knacks
                      and not busy(state, lead) else None)
@@ -164,7 +172,8 @@ def activate(state: BatallitasState, sq: Squad, ev: list[Event]) -> None:
                 and distance(n.cell, lead.cell) > sq.command:
             ev.append(Event("out_of_command", {"nose": n.id}))
             give_pajara(state, n, ev)
-    if state.result is None:  # the enemy may answer the activation with a card
+    if state.result is None:  # the enemy's window is answered first, then the owner's
+        offer_cards(state, state.seat_of(sq.side), "activation", squad=sq.index, own=True)
         offer_cards(state, 1 - state.seat_of(sq.side), "activation", squad=sq.index)
 
 
@@ -207,12 +216,34 @@ def successors(state: BatallitasState, sq: Squad) -> list[Nose]:
     """Candidates for provisional leader: intact members (RULES.md decision: no pupae lost),
     else any survivor."""
     alive = [n for n in state.members(sq.index) if n.status in (IN_PLAY, "reserve")]
-    intact = [n for n in alive if n.pupae >= n.attrs["pupae"]]
+    intact = [n for n in alive if n.pupae >= attr(n, "pupae")]
     return intact or alive
+
+
+def add_mod(n: Nose, card: str, attrs: dict[str, int], until: str, ev: list[Event],
+            flaws: tuple[str, ...] = ()) -> None:
+    """Give a nose a card's temporary modifier ("Event Cards"). A boost to Pupae adds the
+    pupae it may lose at once (RULES.md decision)."""
+    n.mods.append({"card": card, "attrs": dict(attrs), "flaws": list(flaws), "until": until})
+    n.pupae += attrs.get("pupae", 0)
+    ev.append(Event("modifier", {"nose": n.id, "card": card, "attrs": dict(attrs),
+                                 "flaws": list(flaws), "until": until}))
+
+
+def drop_mod(n: Nose, m: dict[str, Any], ev: list[Event]) -> None:
+    """End a temporary modifier; the pupae it added go, but never the last one (RULES.md
+    decision: the end of a boost kills nobody)."""
+    n.mods.remove(m)
+    if n.status == IN_PLAY and m["attrs"].get("pupae", 0):
+        n.pupae = max(1, n.pupae - m["attrs"]["pupae"])
+    ev.append(Event("modifier_ended", {"nose": n.id, "card": m["card"]}))
 
 
 def end_turn(state: BatallitasState, ev: list[Event]) -> None:
     ev.append(Event("turn_ended", {"turn": state.turn}))
+    for n in state.noses:
+        for m in [m for m in n.mods if m["until"] == "turn_end"]:
+            drop_mod(n, m, ev)
     limit = turn_limit(state)
     if limit is not None and state.turn >= limit:
         check_end(state, ev, turn_over=True)
