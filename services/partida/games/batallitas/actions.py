@@ -6,9 +6,16 @@ door", deployment from board edges)."""
 from __future__ import annotations
 
 from partida.engine import Action
-from partida.games.batallitas.combat import close_weapons, combat_dice, targets
+from partida.games.batallitas.combat import (
+    close_weapons,
+    combat_dice,
+    sweep_cells,
+    sweep_penalty,
+    sweeps,
+    targets,
+)
 from partida.games.batallitas.content import Door, Pos, load
-from partida.games.batallitas.geometry import FACINGS, quarter_turns
+from partida.games.batallitas.geometry import FACINGS, front_cells, quarter_turns
 from partida.games.batallitas.grid import Field
 from partida.games.batallitas.movement import can_step, step_cost, turn_cost
 from partida.games.batallitas.shooting import burst_cells, firearms, first_targets, usable, weapon
@@ -133,6 +140,7 @@ def nose_actions(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
         out.extend(Action(f"fire:{wid}:{cell_id(p)}", f"{n.name} fires the {w.name} at "
                           f"{cell_id(p)} ({cost})") for p in first_targets(state, f, n, w))
     out.extend(_blows(state, f, n))
+    out.extend(_sweeps(state, f, n))
     for door in f.map.doors:
         for verb, opening in (("open", True), ("close", False)):
             if door_refusal(state, n, door, opening) is None and can_pay(state, n, c["generic"],
@@ -149,6 +157,30 @@ def _blows(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
                    f"{w.name} ({costs()['close_attack']})")
             for w in close_weapons(n) for p in targets(state, f, n)
             if combat_dice(state, n, state.at(p)) > 0]  # type: ignore[arg-type]
+
+
+def _sweeps(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
+    """`sweep:<weapon>:<start>:<cw|ccw>` ("Sweeping Attacks"): listed when at least one of its
+    blows can be rolled."""
+    if n.cell is None or n.pajara or not can_pay(state, n, costs()["close_attack"], "attack"):
+        return []
+    out = []
+    for w in close_weapons(n):
+        if not sweeps(n, w):
+            continue
+        for start in front_cells(n.cell, n.facing):
+            if not f.map.inside(start):
+                continue
+            for way in ("cw", "ccw"):
+                cells = sweep_cells(state, f, n, start, way)
+                if any(combat_dice(state, n, state.at(p), sweep_penalty(n)) > 0  # type: ignore[arg-type]
+                       for p in cells):
+                    out.append(Action(
+                        f"sweep:{w.id}:{cell_id(start)}:{way}",
+                        f"{n.name} sweeps the {w.name} from {cell_id(start)} "
+                        f"{'clockwise' if way == 'cw' else 'anticlockwise'}, striking "
+                        f"{', '.join(cell_id(p) for p in cells)} ({costs()['close_attack']})"))
+    return out
 
 
 def alert_cost(state: BatallitasState, n: Nose) -> int:

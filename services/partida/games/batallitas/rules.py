@@ -495,6 +495,32 @@ class Batallitas(Game[BatallitasState]):
         self._declare(state, {"kind": "blow", "nose": n.id, "weapon": wid, "foe": foe.id,
                               "target": list(A.parse_cell(where))}, rng, ev)
 
+    def _do_sweep(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        """A sweep ("Sweeping Attacks"): one close-combat action, a blow at each enemy round
+        the attacker in turn until something stops it."""
+        n = self._actor(state)
+        wid, where, way = rest.split(":")
+        cells = C.sweep_cells(state, field_of(state), n, A.parse_cell(where), way)
+        T.pay(state, n, A.costs()["close_attack"], "attack")
+        ev.append(Event("sweep", {"nose": n.id, "weapon": wid, "cells": [list(c) for c in cells]}))
+        self._sweep_next(state, rng, ev, n, wid, [list(c) for c in cells], C.sweep_penalty(n))
+
+    def _sweep_next(self, state: BatallitasState, rng: Rng, ev: list[Event], n: Nose, wid: str,
+                    queue: list[list[int]], minus: int) -> None:
+        """The sweep's next blow; a foe gone meanwhile, or one it has no dice against (RULES.md
+        decision), is passed over. When none is left, alert noses may answer."""
+        while queue:
+            cell = queue.pop(0)
+            foe = state.at((cell[0], cell[1]))
+            if foe is not None and state.side_of(foe) != state.side_of(n) \
+                    and C.combat_dice(state, n, foe, minus) > 0:
+                self._declare(state, {"kind": "blow", "nose": n.id, "weapon": wid, "foe": foe.id,
+                                      "target": cell, "sweep": {"queue": queue, "minus": minus}},
+                              rng, ev)
+                return
+        ev.append(Event("sweep_ended", {"nose": n.id}))
+        self._open_alert(state, n)
+
     # attack rolls and their card windows ("Event cards", "Repeating rolls")
     def _declare(self, state: BatallitasState, attack: dict[str, Any], rng: Rng,
                  ev: list[Event]) -> None:
@@ -540,7 +566,8 @@ class Batallitas(Game[BatallitasState]):
     def _attack_dice(self, state: BatallitasState, p: dict[str, Any]) -> int:
         n, w = state.nose(p["nose"]), F.weapon(p["weapon"])
         if p["kind"] == "blow":
-            return C.combat_dice(state, n, state.nose(p["foe"]))
+            minus = (p.get("sweep") or {}).get("minus", 0)
+            return C.combat_dice(state, n, state.nose(p["foe"]), minus)
         target = (p["target"][0], p["target"][1])
         return F.shot_dice(state, field_of(state), n, target, alert=p["kind"] == "alert",
                            w=w)[0]
@@ -572,12 +599,17 @@ class Batallitas(Game[BatallitasState]):
         n, w = state.nose(p["nose"]), F.weapon(p["weapon"])
         target = (p["target"][0], p["target"][1])
         if p["kind"] == "blow":
-            foe = state.nose(p["foe"])
-            if C.attack(state, rng, n, w, foe, ev, given=r)["turn_round"]:
+            foe, sw = state.nose(p["foe"]), p.get("sweep")
+            res = C.attack(state, rng, n, w, foe, ev, given=r, minus=sw["minus"] if sw else 0)
+            if res["turn_round"]:
                 state.prompts.append({"kind": "turn_round",
                                       "seat": state.seat_of(state.side_of(foe)),
                                       "nose": foe.id, "facing": turned(n.facing, 2)})
-            self._open_alert(state, n)
+            if sw is not None and not res["screw_up"] and n.status == IN_PLAY \
+                    and state.result is None:
+                self._sweep_next(state, rng, ev, n, w.id, sw["queue"], sw["minus"])
+            else:  # a screw-up ends a sweep (RULES.md decision: even one surprise ignores)
+                self._open_alert(state, n)
         elif p["kind"] == "area":
             scatter = area.fire(state, field_of(state), rng, n, w, target, ev, given=r)
             self._card_jam(n, w, jam, ev)
