@@ -120,6 +120,7 @@ def test_a_leader_may_be_shot_only_as_the_nearest_enemy():
     nearest enemy (ties allow it, RULES.md decision)."""
     game, s = game_position(OPEN, {"s2.1": ((3, 7), "N"), "s0.0": ((3, 2), "S"),
                                    "s0.1": ((4, 5), "S")})
+    s.nose("s2.1").flaws.remove("hate")  # about shooting: no hateful charge at the Macute
     acting(s, "s2.1")
     assert fire_ids(game, s) == ["fire:smg:4,5"]
     s.nose("s0.1").pos = [5, 2]

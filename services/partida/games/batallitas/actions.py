@@ -6,6 +6,7 @@ door", deployment from board edges)."""
 from __future__ import annotations
 
 from partida.engine import Action
+from partida.games.batallitas import hate
 from partida.games.batallitas.combat import (
     close_weapons,
     combat_dice,
@@ -105,7 +106,13 @@ def door_refusal(state: BatallitasState, n: Nose, door: Door, opening: bool) -> 
 # --- listing ------------------------------------------------------------------------------
 
 def nose_actions(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
-    """Every action of the nose in its action phase, "done" first."""
+    """What the nose may do in its action phase, "done" first, within hate's grip (flaw
+    "Hate")."""
+    return hate.restrict(state, f, n, free_actions(state, f, n))
+
+
+def free_actions(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
+    """Every action of the nose in its action phase, "done" first, as if it hated nobody."""
     out = [Action("done", f"{n.name} ends its action phase")]
     if state.burst is not None:
         return burst_actions(state, f, n)

@@ -21,7 +21,7 @@ from partida.engine import (
     Seat,
 )
 from partida.games.batallitas import actions as A
-from partida.games.batallitas import area, cards, dice
+from partida.games.batallitas import area, cards, dice, hate
 from partida.games.batallitas import combat as C
 from partida.games.batallitas import setup as S
 from partida.games.batallitas import shooting as F
@@ -127,9 +127,12 @@ class Batallitas(Game[BatallitasState]):
         if state.phase == SETUP:
             return self._setup_default(state, state.setup[0])
         if state.phase == SQUAD:
-            return "end_squad"
+            return self._squad_actions(state)[0].id  # end_squad, unless hate forbids it
         if state.phase == NOSE:
-            return "stop" if state.burst is not None else "done"
+            if state.burst is not None:
+                return "stop"
+            listed = [a.id for a in self.legal_actions(state, seat)]
+            return "done" if "done" in listed else listed[0]  # hate may forbid stopping
         return self.legal_actions(state, seat)[0].id
 
     # ----- set-up choices ------------------------------------------------------------------
@@ -178,9 +181,12 @@ class Batallitas(Game[BatallitasState]):
     # ----- squad phase ---------------------------------------------------------------------
     def _squad_actions(self, state: BatallitasState) -> list[Action]:
         assert state.active_squad is not None
-        out = [Action("end_squad", "end this squad's action phase")]
+        ready = self._ready(state)
+        f = field_of(state)
+        hating = any(hate.bound(state, f, n, A.free_actions(state, f, n)) for n in ready)
+        out = [] if hating else [Action("end_squad", "end this squad's action phase")]
         out.extend(Action(f"act:{n.id}", f"{n.name} ({n.id}) takes its action phase")
-                   for n in self._ready(state))
+                   for n in ready)
         return out
 
     def _ready(self, state: BatallitasState) -> list[Nose]:
