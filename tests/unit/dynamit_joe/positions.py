@@ -9,6 +9,16 @@ from partida.games.dynamit_joe.state import JoeState
 
 
 def make(scenario: str = "rivalry", seats: int = 2, seed: int = 0, **options: object) -> JoeState:
+    """A new match with its starting zones of choice (9.6-9.8) set to the first zone offered
+    (8.5's buying, when on, is left to the test)."""
+    state = GAME.new_state(scenario, seats, options, LocalRng(seed))
+    while state.prompt is not None and state.prompt["kind"] == "place":
+        act(state, ids(state)[0])
+    return state
+
+
+def fresh(scenario: str, seats: int, seed: int = 0, **options: object) -> JoeState:
+    """A new match with its set-up decisions still pending."""
     return GAME.new_state(scenario, seats, options, LocalRng(seed))
 
 

@@ -41,7 +41,7 @@ RENAMED: dict[str, dict[str, str]] = {
     "shot": {"guns": "gun_ids"},
     **{k: {"object": "object_id"} for k in ("dropped", "jammed", "unjammed", "weapon_ruined",
                                              "repair_failed", "reloaded", "dynamite_thrown",
-                                             "picked_up", "fizzled", "bought")},
+                                             "picked_up", "fizzled", "bought", "placed")},
 }
 ENUM_PREFIXES = ("OBJECT_KIND_", "JOKER_", "HIT_RESULT_", "PILE_", "PANIC_EFFECT_",
                  "PROMPT_KIND_", "INTERRUPT_KIND_")
@@ -196,11 +196,12 @@ def test_every_event_kind_converts_key_for_key(played: dict[str, Any]) -> None:
             got.pop("action")
         assert got == want, kind
     assert kinds <= EVENT_KINDS
-    # The rare ones (a surrender, a repair ruining a gun, 8.1 reassigning) are made below.
+    # The rare ones (a surrender, a repair ruining a gun or failing, 8.1 reassigning) are
+    # made below.
     assert EVENT_KINDS - kinds <= RARE
 
 
-RARE = {"surrendered", "weapon_ruined", "reassigned"}
+RARE = {"surrendered", "weapon_ruined", "repair_failed", "reassigned"}
 
 
 def test_rare_event_kinds_convert() -> None:
@@ -210,6 +211,11 @@ def test_rare_event_kinds_convert() -> None:
     g = gun(state, "Fred")
     state.objects[g]["jammed"] = True
     stack(state, "easy", "jam", state.objects[g]["kind"])
+    events += act(state, f"unjam:{g}")
+    state = turn(make("showdown", 3, jam_repair_by_card=True), "Fred")
+    g = gun(state, "Fred")
+    state.objects[g]["jammed"] = True
+    stack(state, "easy", "miss", state.objects[g]["kind"])
     events += act(state, f"unjam:{g}")
     # rules._reassign's event, as it writes it: no bot playout above happened to need one.
     events.append(Event("reassigned", {"character": "Jake", "seat": 1}))
@@ -229,7 +235,8 @@ def test_views_of_every_seat_convert_key_for_key(played: dict[str, Any]) -> None
         viewers.add(viewer)
         want = _strip({k: v for k, v in view.items() if k != "game"})
         if view["prompt"]:
-            want["prompt"] = _strip({("character" if k == "char" else k): v
+            prompt_names = {"char": "character", "object": "object_id"}
+            want["prompt"] = _strip({prompt_names.get(k, k): v
                                      for k, v in view["prompt"].items()})
         typed = view_to_proto(view)
         assert _strip(_plain(typed)) == want

@@ -75,7 +75,8 @@ def test_a_character_carries_at_most_two_guns_and_two_objects() -> None:
 
 
 def test_a_captives_purchases_lie_where_the_scenario_lays_his_gear() -> None:
-    """9.6 with 8.5: tied Jake's rifle lies in the saloon (his knives by the bar), not on him."""
+    """9.6 with 8.5: tied Jake's rifle lies in the saloon, not on him; his knives lie in the
+    saloon zone his captors choose once everyone has bought."""
     s = make("hostages", 3, price_list_budget=60)
     assert s.prompt is not None and "Jake" in [a.split(":")[2] for a in ids(s)
                                                 if a.startswith("buy:")]
@@ -85,7 +86,13 @@ def test_a_captives_purchases_lie_where_the_scenario_lays_his_gear() -> None:
     assert _held(s, "Jake") == []
     act(s, "buy:knife:Jake")
     knife = next(o for o in s.objects.values() if o["kind"] == "knife")
-    assert knife["zone"] == "saloon_bar" and knife["holder"] is None
+    assert knife["zone"] is None and knife["holder"] is None
+    for _ in range(3):
+        act(s, "done")
+    assert s.prompt is not None and s.prompt["kind"] == "place"
+    assert s.prompt["object"] == knife["id"] and s.prompt["seat"] == s.chars["Fred"]["seat"]
+    act(s, "zone:saloon_bar")
+    assert knife["zone"] == "saloon_bar"
 
 
 def test_surrendering_while_buying_hands_the_purse_on() -> None:

@@ -69,6 +69,7 @@ _PLAIN: dict[str, tuple[str, tuple[tuple[str, Callable[[str], str]], ...]]] = {
     "act": ("act_from_ambush", ()),
     "continue": ("carry_on", ()),
     "done": ("finish_buying", ()),
+    "zone": ("choose_zone", (("zone", ZONE),)),
 }
 _VERB_OF = {case: verb for verb, (case, _) in _PLAIN.items()}
 
@@ -217,10 +218,11 @@ _KEYS: dict[tuple[str, str], str | Callable[[Any, Any], None]] = {
     ("Dragged", "to"): "to_zone",
     ("Handed", "from"): "from_character", ("Handed", "to"): "to_character",
     ("Shot", "guns"): "gun_ids",
-    ("Prompt", "char"): "character",
+    ("Prompt", "char"): "character", ("Prompt", "object"): "object_id",
     ("View", "game"): _ignore,
     **{(m, "object"): "object_id" for m in ("ObjectOfCharacter", "Reloaded", "DynamiteThrown",
-                                            "PickedUp", "Handed", "Fizzled", "Bought")},
+                                            "PickedUp", "Handed", "Fizzled", "Bought",
+                                            "Placed")},
 }
 
 

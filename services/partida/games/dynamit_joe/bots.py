@@ -27,6 +27,8 @@ class HeuristicBot:
         ids = [a.id for a in actions]
         prompt = view["prompt"]
         if prompt is not None:
+            if prompt["kind"] == "place":   # a starting zone of choice: any of those offered
+                return ids[rng.below(len(ids))]
             return self._prompt(view, prompt, ids)
         chars = {c["name"]: c for c in view["characters"]}
         me = chars[view["active"]]

@@ -185,6 +185,21 @@ class FaceDown(_Model):
     markers: tuple[Placed, ...]
 
 
+class Choice(_Model):
+    """Characters whose starting zone their players choose among `zones` (9.7, 9.8)."""
+    characters: tuple[str, ...]
+    zones: tuple[str, ...]
+    out_of_sight: bool = False   # out of every opponent's line of sight (9.7)
+
+
+class GroundChoice(_Model):
+    """A character's gear of `kinds` laid on the ground in one zone of `zones`, chosen by the
+    side `by` (9.6)."""
+    by: str
+    kinds: tuple[str, ...]
+    zones: tuple[str, ...]
+
+
 class ScenarioSpec(_Model):
     id: str
     title: str
@@ -203,6 +218,8 @@ class ScenarioSpec(_Model):
     locked_up: tuple[str, ...] = ()
     equipment_on_ground: dict[str, dict[str, str]] = {}
     face_down: FaceDown | None = None
+    choose: tuple[Choice, ...] = ()
+    ground_choice: dict[str, GroundChoice] = {}
 
     @property
     def characters(self) -> list[str]:
@@ -247,6 +264,15 @@ class Content(_Model):
             for o in sc.objects:
                 if o.zone not in zones:
                     raise ValueError(f"{sc.id}: object off the board")
+            sides = {side.id for side in sc.sides}
+            for ch in sc.choose:
+                if not set(ch.characters) <= set(chars) or not ch.zones \
+                        or not set(ch.zones) <= zones:
+                    raise ValueError(f"{sc.id}: a choice of zone names unknown things")
+            for name, g in sc.ground_choice.items():
+                if name not in chars or g.by not in sides or not g.zones \
+                        or not set(g.zones) <= zones:
+                    raise ValueError(f"{sc.id}: a choice of zone for gear names unknown things")
         return self
 
     def scenario(self, scenario_id: str) -> ScenarioSpec:

@@ -39,7 +39,7 @@ OPTIONS = {
                          "from the price list instead of the character cards' (default: off)",
 }
 _FLAGS = ("reassign_characters", "windows_cost_two", "jam_repair_by_card", "wounds_reduce_ap")
-PUBLIC_PROMPTS = ("window", "chip_ambush", "clumsy", "continue", "buy")
+PUBLIC_PROMPTS = ("window", "chip_ambush", "clumsy", "continue", "buy", "place")
 
 
 def _info(content: Content) -> GameInfo:
@@ -109,10 +109,13 @@ class DynamitJoe(Game[JoeState]):
         for placed in sc.objects:
             self._new_object(state, placed.kind, zone=placed.zone, value=placed.value)
         if sc.face_down is not None:
-            for marker in sc.face_down.markers:
-                zone = rng.choice(list(sc.face_down.zones))
-                oid = self._new_object(state, marker.kind, zone=zone, value=marker.value)
-                state.objects[oid]["face_down"] = True
+            # 9.8: the keepers lay the markers (decisions below). Made in a shuffled order, so
+            # an object id tells nothing about what lies face down.
+            markers = list(sc.face_down.markers)
+            rng.shuffle(markers)
+            for marker in markers:
+                oid = self._new_object(state, marker.kind, zone=None, value=marker.value)
+                state.objects[oid].update(face_down=True, placing=oid)
         for level in ("easy", "average", "hard"):
             state.piles[level] = list(range(len(R.marksmen(level))))
         state.piles["panic"] = list(range(len(R.panic_cards())))
@@ -126,6 +129,8 @@ class DynamitJoe(Game[JoeState]):
         state.jokers_left = sorted(jokers)
         if buying:
             self._buying(state, sc, 0)
+        else:
+            self._place_next(state, sc)
         self._advance(state, rng, [])
         return state
 
@@ -134,9 +139,9 @@ class DynamitJoe(Game[JoeState]):
         """8.5: the sides buy in scenario order, each from a purse of the budget times its
         characters, decided by the side's lowest seat; no more buying once every side is done."""
         if index >= len(sc.sides):
-            state.prompt = None
             for obj in state.objects.values():
                 obj.pop("owner", None)
+            self._place_next(state, sc)
             return
         side = sc.sides[index]
         state.prompt = {"kind": "buy", "side": side.id, "index": index,
@@ -160,6 +165,89 @@ class DynamitJoe(Game[JoeState]):
                 out.append((f"buy:{k.kind}:{name}", f"Buy a {k.name} for {name} (${k.price})"))
         return [*out, ("done", f"{side.id} has finished buying (${p['money']} left)")]
 
+    # ----- starting zones of choice (9.6, 9.7, 9.8) ---------------------------------------------
+    def _place_next(self, state: JoeState, sc: ScenarioSpec) -> None:
+        """The next set-up decision of a starting zone: characters of the scenario's choices
+        (each by his own seat), then gear or markers (by the lowest seat of the side that lays
+        them); none left: the set-up is over."""
+        for choice in sc.choose:
+            for n in choice.characters:
+                if state.chars[n]["zone"] is None:
+                    state.prompt = {"kind": "place", "char": n, "seat": state.chars[n]["seat"]}
+                    return
+        for oid in sorted((o for o, obj in state.objects.items() if obj.get("placing")),
+                          key=lambda o: int(o[1:])):
+            side = self._layer(state, sc, oid)
+            seats = [state.chars[n]["seat"] for n in state.order
+                     if state.chars[n]["side"] == side and not state.chars[n]["captured"]]
+            if seats:
+                state.prompt = {"kind": "place", "object": oid, "seat": min(seats)}
+                return
+            self._lay(state, oid, self._object_zones(state, sc, oid)[0], [])
+        state.prompt = None
+
+    def _layer(self, state: JoeState, sc: ScenarioSpec, oid: str) -> str:
+        group = state.objects[oid]["placing"]
+        if group.startswith("gear:"):
+            return sc.ground_choice[group[5:]].by
+        assert sc.face_down is not None
+        return sc.face_down.known_to
+
+    def _object_zones(self, state: JoeState, sc: ScenarioSpec, oid: str) -> list[str]:
+        group = state.objects[oid]["placing"]
+        if group.startswith("gear:"):
+            return list(sc.ground_choice[group[5:]].zones)
+        assert sc.face_down is not None
+        return list(sc.face_down.zones)
+
+    def _place_options(self, state: JoeState) -> list[tuple[str, str]]:
+        p = state.prompt
+        assert p is not None
+        sc = self.content.scenario(state.scenario)
+        if "object" in p:
+            what = "the face-down marker" if state.objects[p["object"]]["face_down"] \
+                else f"the {state.objects[p['object']]['kind']}"
+            return [(f"zone:{z}", f"Lay {what} {p['object']} in {z}")
+                    for z in self._object_zones(state, sc, p["object"])]
+        name = p["char"]
+        choice = next(ch for ch in sc.choose if name in ch.characters)
+        zones = list(choice.zones)
+        if choice.out_of_sight:   # 9.7: out of every opponent's sight (else the least seen)
+            seen = {z: self._seen_in(state, name, z) for z in zones}
+            zones = [z for z in zones if seen[z] == min(seen.values())]
+        return [(f"zone:{z}", f"{name} starts in {z}") for z in zones]
+
+    def _seen_in(self, state: JoeState, name: str, zone: str) -> int:
+        """How many opponents on the board would see `name` standing in `zone`."""
+        c = state.chars[name]
+        c["zone"] = zone
+        try:
+            return sum(1 for e in state.order if state.enemies(name, e)
+                       and state.chars[e]["zone"] is not None and state.standing(e)
+                       and A.sees(state, e, name).visible)
+        finally:
+            c["zone"] = None
+
+    def _place(self, state: JoeState, aid: str, ev: list[Event]) -> None:
+        p = state.prompt
+        assert p is not None
+        zone = aid.split(":", 1)[1]
+        if "object" in p:
+            self._lay(state, p["object"], zone, ev)
+        else:
+            state.chars[p["char"]]["zone"] = zone
+            ev.append(Event("placed", {"character": p["char"], "zone": zone}))
+        self._place_next(state, self.content.scenario(state.scenario))
+
+    def _lay(self, state: JoeState, oid: str, zone: str, ev: list[Event]) -> None:
+        """Lay an object and the rest of its group (9.6: Jake's knives lie together)."""
+        group = state.objects[oid]["placing"]
+        for o, obj in sorted(state.objects.items()):
+            if obj.get("placing") == group:
+                obj["zone"] = zone
+                del obj["placing"]
+                ev.append(Event("placed", {"object": o, "zone": zone}))
+
     def _bought(self, state: JoeState, name: str) -> tuple[int, int]:
         """Guns and other objects a character has been bought: held, or laid where the
         scenario lays a captive's own gear."""
@@ -180,7 +268,12 @@ class DynamitJoe(Game[JoeState]):
         assert price is not None
         p["money"] -= price
         ground = sc.equipment_on_ground.get(name)
-        if ground:
+        chosen = sc.ground_choice.get(name)
+        if chosen and k in chosen.kinds:   # laid where the captors choose (9.6), later
+            zone = None
+            oid = self._new_object(state, k, zone=None)
+            state.objects[oid].update(owner=name, placing=f"gear:{name}")
+        elif ground:
             zone = ground.get(k, next(iter(ground.values())))
             oid = self._new_object(state, k, zone=zone)
             state.objects[oid]["owner"] = name
@@ -193,8 +286,10 @@ class DynamitJoe(Game[JoeState]):
     def _place_character(self, state: JoeState, sc: ScenarioSpec, name: str, side: str,
                          seat: int, equip: bool = True) -> None:
         card = self.content.character(name)
+        chosen = any(name in ch.characters for ch in sc.choose)   # placed by a decision
         state.chars[name] = {
-            "name": name, "side": side, "seat": seat, "zone": sc.positions[name], "wounds": 0,
+            "name": name, "side": side, "seat": seat,
+            "zone": None if chosen else sc.positions[name], "wounds": 0,
             "dead": False, "captured": False, "left": False, "ambush": name in sc.ambush,
             "tied": name in sc.tied, "locked": name in sc.locked_up,
             "dormant": sc.dormant.get(name, ""), "guns": [], "objects": [], "joker": None,
@@ -202,8 +297,12 @@ class DynamitJoe(Game[JoeState]):
             "speed": False, "ap_mod": 0, "skip": False, "turn_over": False,
         }
         ground = sc.equipment_on_ground.get(name, {})
+        laid = sc.ground_choice.get(name)
         for k in (card.gun, *card.objects) if equip else ():
-            if k in ground:
+            if laid and k in laid.kinds:
+                oid = self._new_object(state, k, zone=None)
+                state.objects[oid]["placing"] = f"gear:{name}"
+            elif k in ground:
                 self._new_object(state, k, zone=ground[k])
             else:
                 A._take(state, name, self._new_object(state, k, zone=None))
@@ -252,6 +351,8 @@ class DynamitJoe(Game[JoeState]):
             return [("continue", "carry on after a surrender")]
         if kind == "buy":
             return self._buy_options(state)
+        if kind == "place":
+            return self._place_options(state)
         return [("pass", f"{name} lets it go"), *self._window_options(state, name)]
 
     def _window_options(self, state: JoeState, name: str) -> list[tuple[str, str]]:
@@ -277,7 +378,7 @@ class DynamitJoe(Game[JoeState]):
         if p is None:
             return "end"
         return {"chip_ambush": "stay", "continue": "continue", "buy": "done"}.get(
-            p["kind"], self._choices(state)[0][0] if p["kind"] == "clumsy" else "pass")
+            p["kind"], self._choices(state)[0][0] if p["kind"] in ("clumsy", "place") else "pass")
 
     # ----- applying -----------------------------------------------------------------------------
     def _apply(self, state: JoeState, seat: Seat, action_id: str, rng: Rng) -> list[Event]:
@@ -309,6 +410,9 @@ class DynamitJoe(Game[JoeState]):
             return
         if kind == "buy":
             self._buy(state, aid, ev)
+            return
+        if kind == "place":
+            self._place(state, aid, ev)
             return
         state.prompt = None
         if kind == "clumsy":
@@ -526,6 +630,10 @@ class DynamitJoe(Game[JoeState]):
         if type(seat) is not int or not 0 <= seat < state.seats:
             raise IllegalAction(f"no seat {seat!r}")
         ev: list[Event] = []
+        sc = self.content.scenario(state.scenario)
+        for n in state.order:   # set-up: a surrendering seat's characters not yet placed
+            if state.chars[n]["seat"] == seat and state.chars[n]["zone"] is None:
+                state.chars[n]["zone"] = sc.positions[n]
         for n in state.order:
             c = state.chars[n]
             if c["seat"] == seat and not c["dead"] and not c["left"] and not c["captured"]:
@@ -534,9 +642,10 @@ class DynamitJoe(Game[JoeState]):
                 ev.append(Event("surrendered", {"character": n, "seat": seat}))
         state.pool = [n for n in state.pool if state.standing(n)]
         if state.prompt is not None and state.prompt["seat"] == seat:
-            if state.prompt["kind"] == "buy":   # 8.5: the next side buys
-                self._buying(state, self.content.scenario(state.scenario),
-                             state.prompt["index"] + 1)
+            if state.prompt["kind"] == "place":   # the next decision of set-up, if any
+                self._place_next(state, sc)
+            elif state.prompt["kind"] == "buy":   # 8.5: the next side buys
+                self._buying(state, sc, state.prompt["index"] + 1)
             else:
                 state.prompt = None
         if state.active is not None and not state.standing(state.active):
@@ -557,7 +666,9 @@ class DynamitJoe(Game[JoeState]):
         prompt = None
         if p is not None:
             prompt = {k: v for k, v in p.items()
-                      if k in ("kind", "char", "seat", "actor", "side", "money")}
+                      if k in ("kind", "char", "seat", "actor", "side", "money", "object")}
+            if "object" in p:   # what is laid: a marker's face only to the side laying it
+                prompt["item"] = self._object_view(state, p["object"], knows_markers)
             if p["kind"] not in PUBLIC_PROMPTS and p["seat"] != seat:
                 prompt["kind"] = "reaction"
             elif p["kind"] == "joker":
