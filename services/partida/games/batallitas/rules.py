@@ -212,6 +212,11 @@ class Batallitas(Game[BatallitasState]):
             f = field_of(state)
             return [Action(f"scatter:{d}", f"the shot flies {p['cells']} cells {d}, landing at "
                            f"{A.cell_id(area.landing(f, p, d))}") for d in area.DIRECTIONS]
+        if p["kind"] == "strategy":
+            return [Action("draw", "draw a marker from the hat")] + [
+                Action(f"strategy:{sq.index}", f"activate squad {sq.index} ({sq.spec}) now by "
+                       "strategy, taking one of its side's markers out of the hat")
+                for sq in T.strategists(state, p["side"])]
         if p["kind"] == "turn_round":
             return [Action("stay", f"{p['nose']} keeps its back turned"),
                     Action("face", f"{p['nose']} turns round to face its attacker, free")]
@@ -649,6 +654,17 @@ class Batallitas(Game[BatallitasState]):
             elif p.get("timing") == "on_pupae":  # passed: the pupae are lost now
                 T.hurt(state, state.nose(p["nose"]), p["pupae"], ev)
             self._advance(state, rng, ev)
+            return
+        if p["kind"] == "strategy":
+            state.prompts.pop()
+            if verb == "strategy":
+                T.use_strategy(state, state.squads[int(rest)], ev)
+            elif p["then"]:  # the next side in priority may still use it
+                side = p["then"][0]
+                state.prompts.append({"kind": "strategy", "seat": state.seat_of(side),
+                                      "side": side, "then": p["then"][1:]})
+            else:
+                T.draw(state, rng, ev, offered=True)
             return
         if p["kind"] == "leader":
             state.prompts.pop()

@@ -18,6 +18,8 @@ from partida.games.batallitas.content import Pos
 SETUP, CHOOSE, SQUAD, NOSE, OVER = "setup", "choose", "squad", "nose", "over"
 # TURN_START: a new turn's card windows are open before the first marker is drawn.
 TURN_START = "turn_start"
+# STRATEGY: before a marker is drawn, a side may activate a squad by the strategy knack.
+STRATEGY = "strategy"
 
 # A nose's standing.
 RESERVE, IN_PLAY, DEAD, GONE = "reserve", "in_play", "dead", "gone"

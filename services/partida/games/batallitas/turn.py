@@ -15,7 +15,9 @@ from partida.games.batallitas.state import (
     DEAD,
     IN_PLAY,
     OVER,
+    RESERVE,
     SQUAD,
+    STRATEGY,
     TURN_START,
     BatallitasState,
     Nose,
@@ -122,8 +124,35 @@ def candidates(state: BatallitasState, side: str) -> list[Squad]:
             and state.alive(sq.index) and sq.from_turn <= state.turn]
 
 
-def draw(state: BatallitasState, rng: Rng, ev: list[Event]) -> None:
-    """Draw markers until a squad is activated, a side must choose, or the game ends."""
+def strategists(state: BatallitasState, side: str) -> list[Squad]:
+    """Squads of `side` it may activate by the strategy knack before a draw: not yet activated
+    this turn, with a member holding the knack still fighting, and a marker of the side in the
+    hat to remove (knack "Strategy")."""
+    if side not in state.bag:
+        return []
+    return [sq for sq in candidates(state, side)
+            if any("strategy" in n.knacks and n.status in (IN_PLAY, RESERVE)
+                   for n in state.members(sq.index))]
+
+
+def strategy_order(state: BatallitasState) -> list[str]:
+    """Sides that may use strategy now, the one that has waited longest since it last
+    activated a squad first (a tie, only before anyone has acted, goes papal first)."""
+    sides = [s for s in ("papal", "rebel") if strategists(state, s)]
+    return sorted(sides, key=lambda s: state.counters.get(f"{s}_last_activation", 0))
+
+
+def use_strategy(state: BatallitasState, sq: Squad, ev: list[Event]) -> None:
+    """Take one of the side's markers out of the hat and activate the squad at once."""
+    state.bag.remove(sq.side)
+    ev.append(Event("strategy", {"squad": sq.index, "side": sq.side, "left": len(state.bag)}))
+    activate(state, sq, ev)
+
+
+def draw(state: BatallitasState, rng: Rng, ev: list[Event], *, offered: bool = False) -> None:
+    """Draw markers until a squad is activated, a side must choose, or the game ends. Before
+    each draw the sides that may use strategy are asked, in priority order (`offered`: they
+    have been, for this draw)."""
     state.active_squad = state.active_nose = None
     state.burst = None
     while state.result is None:
@@ -135,6 +164,13 @@ def draw(state: BatallitasState, rng: Rng, ev: list[Event]) -> None:
             if state.prompts:
                 return  # the turn's card windows come before the first marker
             continue
+        order = [] if offered else strategy_order(state)
+        if order:
+            state.phase = STRATEGY
+            state.prompts.append({"kind": "strategy", "seat": state.seat_of(order[0]),
+                                  "side": order[0], "then": order[1:]})
+            return
+        offered = False
         side = state.bag.pop(rng.below(len(state.bag), "initiative"))
         ev.append(Event("initiative_drawn", {"side": side, "left": len(state.bag)}))
         ready = candidates(state, side)
@@ -155,6 +191,9 @@ def activate(state: BatallitasState, sq: Squad, ev: list[Event]) -> None:
     state.active_squad, state.active_nose = sq.index, None
     sq.activated = True
     sq.pool_spent = 0
+    count = state.counters.get("activations", 0) + 1  # who has waited longest (Strategy)
+    state.counters["activations"] = count
+    state.counters[f"{sq.side}_last_activation"] = count
     state.blasts = [b for b in state.blasts if b["squad"] != sq.index]
     members = state.members(sq.index)
     for n in members:
