@@ -1,5 +1,5 @@
 """The engine's conformance checks run directly on the (not yet registered) Batallitas game:
-random and all-default playouts of scenario 1 end, replay, resume, refuse garbage, keep views
+random and all-default playouts of scenarios 1 and 2 end, replay, resume, refuse garbage, keep views
 free of hidden cards ("Event cards": hands are secret), serialize losslessly."""
 
 import pytest
@@ -78,3 +78,21 @@ def test_bad_setups_are_refused_and_resign_ends_the_match(game, played):
     start = kit.random_playout(game, "last_game", 2, 5, 40)
     kit.check_resign(game, start.state, 2)
     kit.check_resign(game, played.state, 2)
+
+
+def test_shopping_playouts_pass_the_checks(game):
+    """Scenario 2 (Shopping): a random playout with the per-step checks on every 11th step
+    ends, replays and resumes; an all-default one ends."""
+
+    def check(p, seat):
+        if p.steps % 11 == 0:
+            _every_check(game, p, seat)
+
+    p = kit.random_playout(game, "shopping", 2, 4, BOUND, each_step=check)
+    kit.check_terminates(p)
+    kit.check_outcome(game, p.state, 2)
+    kit.check_replay(p)
+    kit.check_resume(p, p.steps // 2)
+    d = kit.default_playout(game, "shopping", 2, 3, BOUND,
+                            each_step=lambda p, seat: kit.check_default_legal(game, p.state))
+    kit.check_terminates(d)

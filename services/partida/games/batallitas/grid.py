@@ -111,10 +111,14 @@ class Field:
     open_flaps: frozenset[Pos] = frozenset()
     # Lingering explosion templates: "blocks" (flamethrower) or "slows" (tear gas).
     blasts: Mapping[Pos, str] = field(default_factory=dict)
+    # Cells made obstacles by something lying there (scenario 2's abandoned trolleys).
+    clutter: frozenset[Pos] = frozenset()
 
     def terrain(self, p: Pos) -> str:
         c = self.map.cell(p)
-        return "clear" if c.flap and p in self.open_flaps else c.terrain
+        if c.flap and p in self.open_flaps:
+            return "clear"
+        return "obstacle" if p in self.clutter and c.terrain == "clear" else c.terrain
 
     def shut(self, key: EdgeKey) -> bool:
         """A wall, or a door that is closed."""

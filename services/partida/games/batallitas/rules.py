@@ -21,7 +21,7 @@ from partida.engine import (
     Seat,
 )
 from partida.games.batallitas import actions as A
-from partida.games.batallitas import area, cards, dice, hate
+from partida.games.batallitas import area, cards, dice, hate, shopping
 from partida.games.batallitas import combat as C
 from partida.games.batallitas import setup as S
 from partida.games.batallitas import shooting as F
@@ -54,6 +54,9 @@ INFO = GameInfo(
     scenarios=(
         Scenario("last_game", "The Last Game", 2, 2, S.SIDES,
                  "Scenario 1: two Tintín Macute squads raid the Fans' club on board 1."),
+        Scenario("shopping", "Shopping", 2, 2, S.SIDES,
+                 "Scenario 2: Fans shop for snacks and beer on board 2 under a Fanhunter "
+                 "squad's guns, and must get them off the board."),
     ),
     hidden_information=True,
     options={"painted_squads": "deal three event cards per squad instead of two (default off)",
@@ -457,6 +460,25 @@ class Batallitas(Game[BatallitasState]):
         n.pajara = False
         ev.append(Event("pajara_removed", {"nose": n.id}))
         self._open_alert(state, n)
+
+    # scenario 2 (shopping.py)
+    def _do_take(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        n = self._actor(state)
+        shopping.do(state, field_of(state), n, "take", rest, ev)
+        self._open_alert(state, n)
+
+    def _do_trolley(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        n = self._actor(state)
+        shopping.do(state, field_of(state), n, "trolley", rest, ev)
+        if rest != "drop":  # abandoning costs nothing and is no action to answer
+            self._open_alert(state, n)
+
+    def _do_leave(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        """Off the board with what it carries; no alert shot answers (it is no longer there)."""
+        n = self._actor(state)
+        shopping.do(state, field_of(state), n, "leave", rest, ev)
+        state.phase = SQUAD
+        T.check_end(state, ev)
 
     # shooting
     def _do_fire(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:

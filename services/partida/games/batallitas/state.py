@@ -67,6 +67,8 @@ class Nose:
     # temporary modifiers from event cards: {"card", "attrs": {attr: delta}, "flaws": [...],
     # "until": "turn_end" | "activation"} (see `attr`, `has_flaw`, turn.expire_mods)
     mods: list[dict[str, Any]] = field(default_factory=list)
+    goods: dict[str, int] = field(default_factory=dict)  # scenario 2: "snacks", "beers" carried
+    trolley: bool = False  # scenario 2: pushing a shopping trolley (the goods are inside)
 
     @property
     def cell(self) -> Pos | None:
@@ -79,7 +81,13 @@ class Nose:
 def attr(n: Nose, name: str) -> int:
     """An attribute as it stands now: the printed value after set-up, plus the temporary
     modifiers of event cards."""
-    return n.attrs[name] + sum(m["attrs"].get(name, 0) for m in n.mods)
+    value = n.attrs[name] + sum(m["attrs"].get(name, 0) for m in n.mods)
+    return max(0, value - burden(n)) if name == "actions" else value
+
+
+def burden(n: Nose) -> int:
+    """Scenario 2, Shopping: −1 Actions per product carried, or −1 in all with a trolley."""
+    return 1 if n.trolley else sum(n.goods.values())
 
 
 def has_flaw(n: Nose, flaw: str) -> bool:

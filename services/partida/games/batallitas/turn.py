@@ -29,7 +29,8 @@ from partida.games.batallitas.state import (
 # Which group of the cost table each paid action belongs to (flaw "Clumsy", reconstruction).
 GROUP = {"move": "movement", "enter": "movement", "turn": "movement",
          "attack": "brawling", "fire": "brawling", "alert": "brawling",
-         "open": "misc", "close": "misc", "unjam": "misc", "reload": "misc", "rally": "misc"}
+         "open": "misc", "close": "misc", "unjam": "misc", "reload": "misc", "rally": "misc",
+         "take": "misc", "trolley": "misc", "leave": "movement"}
 
 
 def scenario_of(state: BatallitasState) -> Scenario:
@@ -234,6 +235,9 @@ def hurt(state: BatallitasState, n: Nose, pupae: int, ev: list[Event]) -> None:
     ev.append(Event("pupae_lost", {"nose": n.id, "pupae": pupae, "left": max(0, n.pupae)}))
     if n.pupae > 0:
         return
+    if n.trolley:  # scenario 2: the trolley stays where the nose fell, goods and all
+        abandon_trolley(state, n, ev)
+    n.goods = {}  # products carried by hand are lost with the nose
     n.status, n.pos, n.alert = DEAD, None, False
     side = state.side_of(n)
     state.counters[f"{side}_lost"] = state.counters.get(f"{side}_lost", 0) + 1
@@ -249,6 +253,17 @@ def hurt(state: BatallitasState, n: Nose, pupae: int, ev: list[Event]) -> None:
             state.prompts.append({"kind": "leader", "seat": state.seat_of(sq.side),
                                   "squad": sq.index})
     check_end(state, ev)
+
+
+def abandon_trolley(state: BatallitasState, n: Nose, ev: list[Event]) -> None:
+    """Scenario 2, "Abandoned trolleys": the trolley and everything in it stay in the nose's
+    cell, an obstacle there."""
+    assert n.cell is not None
+    state.markers.append({"kind": "trolley", "pos": list(n.cell), "goods": dict(n.goods),
+                          "face_down": False, "owner": None})
+    ev.append(Event("trolley_abandoned", {"nose": n.id, "pos": list(n.cell),
+                                          "goods": dict(n.goods)}))
+    n.goods, n.trolley = {}, False
 
 
 def successors(state: BatallitasState, sq: Squad) -> list[Nose]:
@@ -307,6 +322,10 @@ def check_end(state: BatallitasState, ev: list[Event], *, turn_over: bool = Fals
             met = wiped_out(state, "rebel" if v.side == "papal" else "papal")
         elif v.when == "turn_limit":
             met = turn_over
+        elif v.when == "goods_off_board":
+            met = goods_out(state)
+        elif v.when == "goal_impossible":
+            met = turn_over or no_rebels(state)
         if met:
             finish(state, v.side, v.text, ev)
             return True
@@ -314,6 +333,19 @@ def check_end(state: BatallitasState, ev: list[Event], *, turn_over: bool = Fals
         finish(state, None, "the turn limit ran out", ev)
         return True
     return False
+
+
+def goods_out(state: BatallitasState) -> bool:
+    """Scenario 2: the goal's products have left the board with Fans."""
+    goal = scenario_of(state).goal or {}
+    return all(state.counters.get(f"{g}_out", 0) >= k for g, k in goal.items())
+
+
+def no_rebels(state: BatallitasState) -> bool:
+    """No rebel nose left on the board or still to enter (scenario 2: the shelves never run
+    out, so any Fan still playing can still make the goal)."""
+    return not any(n.status in (IN_PLAY, RESERVE) for n in state.noses
+                   if state.side_of(n) == "rebel")
 
 
 def finish(state: BatallitasState, side: str | None, why: str, ev: list[Event]) -> None:

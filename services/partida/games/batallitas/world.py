@@ -57,7 +57,7 @@ def facing_door(m: Map, p: Pos, facing: str, door: Door) -> bool:
 
 def field_of(state: BatallitasState) -> Field:
     """The field now: noses, open doors (automatic ones open while a nose stands in front),
-    lingering explosion templates."""
+    lingering explosion templates, abandoned trolleys (obstacles)."""
     m = state_map(state)
     noses = frozenset(n.cell for n in state.in_play() if n.cell is not None)
     opened = set(state.open_doors)
@@ -65,4 +65,6 @@ def field_of(state: BatallitasState) -> Field:
         if door.spec.automatic and any(c in noses for c in door_cells(door)):
             opened.add(door.id)
     blasts = {(b["pos"][0], b["pos"][1]): b["kind"] for b in state.blasts}
-    return Field(m, noses=noses, open_doors=frozenset(opened), blasts=blasts)
+    clutter = frozenset((k["pos"][0], k["pos"][1]) for k in state.markers
+                        if k["kind"] == "trolley" and k.get("pos") is not None)
+    return Field(m, noses=noses, open_doors=frozenset(opened), blasts=blasts, clutter=clutter)
