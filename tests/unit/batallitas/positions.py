@@ -88,6 +88,32 @@ def game_position(rows: list[str], placed: dict, *, turn: int = 3, name: str | N
     return game, state
 
 
+def scenario_position(scenario: str, placed: dict, *, turn: int = 3):
+    """A state of `scenario` on its own boards: `placed` maps nose ids to (cell, facing); the
+    rest are out of the game; no cards in hand; the first placed nose's squad is activated (no
+    card windows) and that nose is acting."""
+    from partida.engine.rng import LocalRng
+    from partida.games.batallitas import turn as T
+    from partida.games.batallitas.rules import Batallitas
+    from partida.games.batallitas.state import GONE, IN_PLAY, NOSE
+
+    game = Batallitas()
+    s = game.new_state(scenario, 2, {}, LocalRng(0))
+    s.setup, s.prompts, s.turn = [], [], turn
+    s.decks = [d + h for d, h in zip(s.decks, s.hands, strict=True)]
+    s.hands = [[], []]
+    for n in s.noses:
+        if n.id in placed:
+            n.status, n.pos, n.facing = IN_PLAY, list(placed[n.id][0]), placed[n.id][1]
+        else:
+            n.status = GONE
+    first = s.nose(next(iter(placed)))
+    T.activate(s, s.squads[first.squad], [])
+    s.prompts = []
+    s.phase, s.active_nose = NOSE, first.id
+    return game, s
+
+
 def acting(state, nose_id: str):
     """Activate the nose's squad (turn start effects included) and start its action phase; the
     enemy's activation card window, if any, is taken as passed."""

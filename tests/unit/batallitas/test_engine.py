@@ -1,5 +1,5 @@
 """The engine's conformance checks run directly on the (not yet registered) Batallitas game:
-random and all-default playouts of scenarios 1 and 2 end, replay, resume, refuse garbage, keep views
+random and all-default playouts of scenarios 1 to 3 end, replay, resume, refuse garbage, keep views
 free of hidden cards ("Event cards": hands are secret), serialize losslessly."""
 
 import pytest
@@ -80,19 +80,20 @@ def test_bad_setups_are_refused_and_resign_ends_the_match(game, played):
     kit.check_resign(game, played.state, 2)
 
 
-def test_shopping_playouts_pass_the_checks(game):
-    """Scenario 2 (Shopping): a random playout with the per-step checks on every 11th step
-    ends, replays and resumes; an all-default one ends."""
+@pytest.mark.parametrize(("scenario", "seed", "every"), [("shopping", 4, 11), ("drums", 6, 13)])
+def test_later_scenarios_playouts_pass_the_checks(game, scenario, seed, every):
+    """Scenarios 2 (Shopping) and 3 (Drums in the Dark): a random playout with the per-step
+    checks on every few steps ends, replays and resumes; an all-default one ends."""
 
     def check(p, seat):
-        if p.steps % 11 == 0:
+        if p.steps % every == 0:
             _every_check(game, p, seat)
 
-    p = kit.random_playout(game, "shopping", 2, 4, BOUND, each_step=check)
+    p = kit.random_playout(game, scenario, 2, seed, BOUND, each_step=check)
     kit.check_terminates(p)
     kit.check_outcome(game, p.state, 2)
     kit.check_replay(p)
     kit.check_resume(p, p.steps // 2)
-    d = kit.default_playout(game, "shopping", 2, 3, BOUND,
+    d = kit.default_playout(game, scenario, 2, 3, BOUND,
                             each_step=lambda p, seat: kit.check_default_legal(game, p.state))
     kit.check_terminates(d)

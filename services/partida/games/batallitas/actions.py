@@ -6,7 +6,7 @@ door", deployment from board edges)."""
 from __future__ import annotations
 
 from partida.engine import Action
-from partida.games.batallitas import hate, shopping
+from partida.games.batallitas import hate, leaving, shopping
 from partida.games.batallitas.combat import (
     close_weapons,
     combat_dice,
@@ -155,6 +155,7 @@ def free_actions(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
                 out.append(Action(f"{verb}:{door.id}", f"{n.name} {verb}s the {door.spec.name}"))
     out.extend(_upkeep(state, n))
     out.extend(shopping.actions(state, f, n))
+    out.extend(leaving.actions(state, f, n))
     return out
 
 

@@ -21,7 +21,7 @@ from partida.engine import (
     Seat,
 )
 from partida.games.batallitas import actions as A
-from partida.games.batallitas import area, cards, dice, hate, shopping
+from partida.games.batallitas import area, cards, dice, hate, leaving, shopping
 from partida.games.batallitas import combat as C
 from partida.games.batallitas import setup as S
 from partida.games.batallitas import shooting as F
@@ -57,6 +57,9 @@ INFO = GameInfo(
         Scenario("shopping", "Shopping", 2, 2, S.SIDES,
                  "Scenario 2: Fans shop for snacks and beer on board 2 under a Fanhunter "
                  "squad's guns, and must get them off the board."),
+        Scenario("drums", "Drums in the Dark", 2, 2, S.SIDES,
+                 "Scenario 3: a lost Fanhunter squad must get two of its noses across board 3 "
+                 "past a Lethal Fans squad."),
     ),
     hidden_information=True,
     options={"painted_squads": "deal three event cards per squad instead of two (default off)",
@@ -476,7 +479,7 @@ class Batallitas(Game[BatallitasState]):
     def _do_leave(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
         """Off the board with what it carries; no alert shot answers (it is no longer there)."""
         n = self._actor(state)
-        shopping.do(state, field_of(state), n, "leave", rest, ev)
+        leaving.leave(state, field_of(state), n, rest, ev)
         state.phase = SQUAD
         T.check_end(state, ev)
 

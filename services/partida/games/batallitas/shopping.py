@@ -1,7 +1,6 @@
 """Scenario 2, Shopping: products taken next to a food column, shopping trolleys taken from
-their row, abandoned and grabbed again, and Fans leaving the board with what they carry
-(Scenario 2: "Shopping", "Shopping trolleys", "Abandoned trolleys", "Objectives and victory
-conditions").
+their row, abandoned and grabbed again (Scenario 2: "Shopping", "Shopping trolleys",
+"Abandoned trolleys"); leaving the board with them is `leaving.py`.
 
 Pure: `actions` lists a nose's scenario actions, `do` applies one (the victory conditions are
 `turn.goods_out` and `turn.no_rebels`). The goods a nose carries are `Nose.goods`; an
@@ -18,9 +17,7 @@ from partida.games.batallitas.turn import abandon_trolley, can_pay, pay, scenari
 
 PRODUCTS = ("snacks", "beers")
 NAMES = {"snacks": "a bag of snacks", "beers": "a litre of beer"}
-SIDES = {"north": (0, -1), "south": (0, 1), "west": (-1, 0), "east": (1, 0)}
-FACING_OUT = {"north": "N", "south": "S", "west": "W", "east": "E"}
-GENERIC, FORWARD, OTHER = 2, 1, 2
+GENERIC = 2
 
 
 def active(state: BatallitasState) -> bool:
@@ -49,18 +46,6 @@ def lying(state: BatallitasState, p: Pos) -> dict | None:
                  and (m["pos"][0], m["pos"][1]) == p), None)
 
 
-def exits(state: BatallitasState, f: Field, n: Nose) -> list[tuple[str, int]]:
-    """Edges a Fan may leave by from its cell, with the cost: a forward step when it faces out,
-    else a backward or sideways one (RULES.md decision)."""
-    if not active(state) or state.side_of(n) != "rebel" or n.cell is None:
-        return []
-    out = []
-    for side in SIDES:
-        if n.cell in f.map.edge_cells(side) and not f.shut(f.map.outer_edge(n.cell, side)):
-            out.append((side, FORWARD if n.facing == FACING_OUT[side] else OTHER))
-    return out
-
-
 def actions(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
     if not active(state) or n.cell is None:
         return []
@@ -80,11 +65,6 @@ def actions(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
             out.append(Action("trolley:grab", f"{n.name} grabs the abandoned trolley ({GENERIC})"))
     elif lying(state, n.cell) is None:
         out.append(Action("trolley:drop", f"{n.name} abandons its trolley and all in it (0)"))
-    for side, cost in exits(state, f, n):
-        if can_pay(state, n, cost, "leave"):
-            out.append(Action(f"leave:{side}", f"{n.name} leaves the board by the {side} side "
-                              f"carrying {n.goods.get('snacks', 0)} snacks and "
-                              f"{n.goods.get('beers', 0)} beers ({cost})"))
     return out
 
 
@@ -107,16 +87,5 @@ def do(state: BatallitasState, f: Field, n: Nose, verb: str, rest: str, ev: list
             n.goods[g] = n.goods.get(g, 0) + k
         n.trolley = True
         ev.append(Event("trolley_grabbed", {"nose": n.id, "goods": dict(n.goods)}))
-    elif rest == "drop":
+    else:  # trolley:drop
         abandon_trolley(state, n, ev)
-    else:  # leave:<side>
-        cost = dict(exits(state, f, n))[rest]
-        pay(state, n, cost, "leave")
-        for g in PRODUCTS:
-            key = f"{g}_out"
-            state.counters[key] = state.counters.get(key, 0) + n.goods.get(g, 0)
-        ev.append(Event("left_board", {"nose": n.id, "side": rest, "goods": dict(n.goods)}))
-        n.status, n.pos, n.alert, n.done = "gone", None, False, True
-        n.goods, n.trolley = {}, False
-        if state.active_nose == n.id:
-            state.active_nose = None

@@ -326,6 +326,10 @@ def check_end(state: BatallitasState, ev: list[Event], *, turn_over: bool = Fals
             met = goods_out(state)
         elif v.when == "goal_impossible":
             met = turn_over or no_rebels(state)
+        elif v.when == "exit":
+            met = state.counters.get(f"{v.side}_left", 0) >= (v.count or 1)
+        elif v.when == "exit_impossible":
+            met = turn_over or exit_hopeless(state, "rebel" if v.side == "papal" else "papal")
         if met:
             finish(state, v.side, v.text, ev)
             return True
@@ -346,6 +350,15 @@ def no_rebels(state: BatallitasState) -> bool:
     out, so any Fan still playing can still make the goal)."""
     return not any(n.status in (IN_PLAY, RESERVE) for n in state.noses
                    if state.side_of(n) == "rebel")
+
+
+def exit_hopeless(state: BatallitasState, side: str) -> bool:
+    """Scenario 3: too few of `side`'s noses left (gone out, on the board or to enter) to make
+    the exit goal."""
+    goal = next((v.count or 1 for v in scenario_of(state).victory if v.when == "exit"), 1)
+    able = sum(1 for n in state.noses if state.side_of(n) == side
+               and n.status in (IN_PLAY, RESERVE))
+    return state.counters.get(f"{side}_left", 0) + able < goal
 
 
 def finish(state: BatallitasState, side: str | None, why: str, ev: list[Event]) -> None:
