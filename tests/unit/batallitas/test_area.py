@@ -188,6 +188,7 @@ def test_the_flamethrower_blows_up_on_its_second_screw_up():
                                    "s0.1": ((3, 4), "S")})
     fl = flamer(s)
     fl.attrs["actions"] = 8
+    fl.flaws.remove("hate")  # about the flamethrower: the Macute would draw a hateful charge
     acting(s, "s2.1")
     game.apply(s, 1, "fire:flamethrower:3,4", ScriptedRng(1, 2, 1, 3))
     assert fl.overheats == 1 and fl.jammed == [] and game.to_act(s) == (0,)

@@ -19,6 +19,19 @@ def test_a_hater_within_three_cells_must_take_a_cheapest_path_towards_its_foe():
     assert ids(game, s) == ["move:2,3", "move:3,3", "move:4,3"]
 
 
+def test_a_hater_cannot_fire_even_at_an_unlisted_cell():
+    """The charge leaves no room for shooting: a burst at any cell, listed or not, is refused."""
+    import pytest
+
+    from partida.engine import IllegalAction
+
+    game, s = game_position(OPEN, {"s2.1": ((3, 5), "N"), "s0.1": ((3, 2), "S")})
+    acting(s, "s2.1")
+    for target in ("3,2", "4,1"):
+        with pytest.raises(IllegalAction):
+            game.apply(s, 1, f"fire:smg:{target}", LocalRng(0))
+
+
 def test_a_hater_that_must_turn_first_turns():
     """The cheapest path may begin with a turn: a Fan with its back to the Macute."""
     game, s = game_position(OPEN, {"s2.1": ((3, 3), "S"), "s0.1": ((3, 2), "S")})

@@ -276,6 +276,10 @@ class Batallitas(Game[BatallitasState]):
         n = state.nose(state.active_nose or "")
         if wid not in F.firearms(n) or A.cell_id(target) != where:
             return False
+        f = field_of(state)
+        free = A.free_actions(state, f, n)
+        if hate.restrict(state, f, n, free) is not free:
+            return False  # in hate's grip: no shooting at all
         w = F.weapon(wid)
         cost = A.costs()["fire_heavy" if w.type == "heavy" else "fire_short_or_long"]
         return (w.type != "close" and T.can_pay(state, n, cost, "fire")
