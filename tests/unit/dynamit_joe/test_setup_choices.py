@@ -113,6 +113,16 @@ def test_a_surrender_during_set_up_moves_on() -> None:
     assert all(o["zone"] for o in s.objects.values() if o["face_down"])
 
 
+def test_a_surrender_of_the_side_laying_the_knives() -> None:
+    """9.6 and chapter 9: if the captors give up before laying Jake's knives, both still lie
+    together, in the first zone offered, and nobody is asked to lay them."""
+    s = fresh("hostages", 3)
+    GAME.resign(s, s.chars["Fred"]["seat"])
+    knives = [o for o in s.objects.values() if o["kind"] == "knife" and o["holder"] is None]
+    assert {o["zone"] for o in knives} == {"saloon_floor"}
+    assert s.prompt is None or s.prompt["kind"] != "place"
+
+
 def test_placing_is_typed() -> None:
     """zone:<zone> round-trips; the prompt names the object being laid."""
     assert action_from_proto(action_to_proto("zone:alley")) == "zone:alley"

@@ -177,6 +177,8 @@ class DynamitJoe(Game[JoeState]):
                     return
         for oid in sorted((o for o, obj in state.objects.items() if obj.get("placing")),
                           key=lambda o: int(o[1:])):
+            if not state.objects[oid].get("placing"):   # laid with its group just now
+                continue
             side = self._layer(state, sc, oid)
             seats = [state.chars[n]["seat"] for n in state.order
                      if state.chars[n]["side"] == side and not state.chars[n]["captured"]]
