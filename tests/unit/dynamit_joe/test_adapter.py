@@ -218,7 +218,7 @@ def test_rare_event_kinds_convert() -> None:
     stack(state, "easy", "miss", state.objects[g]["kind"])
     events += act(state, f"unjam:{g}")
     # rules._reassign's event, as it writes it: no bot playout above happened to need one.
-    events.append(Event("reassigned", {"character": "Jake", "seat": 1}))
+    events.append(Event("reassigned", {"character": "Jake", "seat": 1, "side": "friends"}))
     assert {e.kind for e in events} >= RARE
     for e in events:
         names = RENAMED.get(e.kind, {})
@@ -235,7 +235,7 @@ def test_views_of_every_seat_convert_key_for_key(played: dict[str, Any]) -> None
         viewers.add(viewer)
         want = _strip({k: v for k, v in view.items() if k != "game"})
         if view["prompt"]:
-            prompt_names = {"char": "character", "object": "object_id"}
+            prompt_names = {"char": "character", "object": "object_id", "to": "to_seat"}
             want["prompt"] = _strip({prompt_names.get(k, k): v
                                      for k, v in view["prompt"].items()})
         typed = view_to_proto(view)

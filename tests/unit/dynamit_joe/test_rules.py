@@ -466,12 +466,18 @@ def test_jam_repair_by_card_with_rule_8_3() -> None:
 
 
 def test_reassignment_with_rule_8_1() -> None:
-    """8.1: a seat left with no character receives one from a teammate with two or more."""
+    """8.1: a seat left with no character receives one from a teammate with two or more; the
+    teammate's seat chooses which."""
     s = make("rivalry", 3, reassign_characters=True)
     lonely = [n for n in s.order if s.chars[n]["seat"] == 2]
     for n in lonely:
         s.chars[n]["dead"] = True
+    s.prompt = None
     GAME._check_end(s, [])
+    assert s.prompt is not None and s.prompt["kind"] == "hand" and s.prompt["to"] == 2
+    giver = s.prompt["seat"]
+    assert s.chars[lonely[0]]["side"] == GAME.allegiance(s, giver)
+    act(s, ids(s)[0])
     assert any(s.chars[n]["seat"] == 2 and s.standing(n) for n in s.order)
 
 

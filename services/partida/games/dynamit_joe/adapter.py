@@ -70,6 +70,7 @@ _PLAIN: dict[str, tuple[str, tuple[tuple[str, Callable[[str], str]], ...]]] = {
     "continue": ("carry_on", ()),
     "done": ("finish_buying", ()),
     "zone": ("choose_zone", (("zone", ZONE),)),
+    "hand": ("hand_over", (("character", CHAR),)),
 }
 _VERB_OF = {case: verb for verb, (case, _) in _PLAIN.items()}
 
@@ -219,6 +220,7 @@ _KEYS: dict[tuple[str, str], str | Callable[[Any, Any], None]] = {
     ("Handed", "from"): "from_character", ("Handed", "to"): "to_character",
     ("Shot", "guns"): "gun_ids",
     ("Prompt", "char"): "character", ("Prompt", "object"): "object_id",
+    ("Prompt", "to"): "to_seat",
     ("View", "game"): _ignore,
     **{(m, "object"): "object_id" for m in ("ObjectOfCharacter", "Reloaded", "DynamiteThrown",
                                             "PickedUp", "Handed", "Fizzled", "Bought",

@@ -39,7 +39,7 @@ OPTIONS = {
                          "from the price list instead of the character cards' (default: off)",
 }
 _FLAGS = ("reassign_characters", "windows_cost_two", "jam_repair_by_card", "wounds_reduce_ap")
-PUBLIC_PROMPTS = ("window", "chip_ambush", "clumsy", "continue", "buy", "place")
+PUBLIC_PROMPTS = ("window", "chip_ambush", "clumsy", "continue", "buy", "place", "hand")
 
 
 def _info(content: Content) -> GameInfo:
@@ -355,6 +355,8 @@ class DynamitJoe(Game[JoeState]):
             return self._buy_options(state)
         if kind == "place":
             return self._place_options(state)
+        if kind == "hand":
+            return self._hand_options(state)
         return [("pass", f"{name} lets it go"), *self._window_options(state, name)]
 
     def _window_options(self, state: JoeState, name: str) -> list[tuple[str, str]]:
@@ -380,7 +382,8 @@ class DynamitJoe(Game[JoeState]):
         if p is None:
             return "end"
         return {"chip_ambush": "stay", "continue": "continue", "buy": "done"}.get(
-            p["kind"], self._choices(state)[0][0] if p["kind"] in ("clumsy", "place") else "pass")
+            p["kind"], self._choices(state)[0][0] if p["kind"] in ("clumsy", "place", "hand")
+            else "pass")
 
     # ----- applying -----------------------------------------------------------------------------
     def _apply(self, state: JoeState, seat: Seat, action_id: str, rng: Rng) -> list[Event]:
@@ -417,6 +420,8 @@ class DynamitJoe(Game[JoeState]):
             self._place(state, aid, ev)
             return
         state.prompt = None
+        if kind == "hand":
+            self._hand(state, p, aid, ev)
         if kind == "clumsy":
             o = aid.split(":", 1)[1]
             A._release(state, name, o, state.chars[name]["zone"])
@@ -610,20 +615,50 @@ class DynamitJoe(Game[JoeState]):
         ev.append(Event("match_over", copy_plain(state.result)))
 
     def _reassign(self, state: JoeState, ev: list[Event]) -> None:
-        """Optional rule 8.1 (within a side): a seat with no character left gets one from a
-        teammate's seat that has two or more."""
+        """Optional rule 8.1: a seat with no character left gets one from another seat that has
+        two or more standing: a teammate's if one can, else any other side's (the seat then
+        plays for that side: a change of allegiance). The giving seat chooses which (a `hand`
+        decision; its active character is not offered)."""
+        if state.prompt is not None:
+            return
         for seat in range(state.seats):
             mine = [n for n in state.order if state.chars[n]["seat"] == seat]
             if not mine or any(state.standing(n) for n in mine):
                 continue
-            side = state.chars[mine[0]]["side"]
+            side = self.allegiance(state, seat)
+            givers = []
             for other in range(state.seats):
                 theirs = [n for n in state.order if state.chars[n]["seat"] == other
-                          and state.chars[n]["side"] == side and state.standing(n)]
-                if other != seat and len(theirs) >= 2 and theirs[-1] != state.active:
-                    state.chars[theirs[-1]]["seat"] = seat
-                    ev.append(Event("reassigned", {"character": theirs[-1], "seat": seat}))
-                    break
+                          and state.standing(n)]
+                if other != seat and len(theirs) >= 2 and \
+                        [n for n in theirs if n != state.active]:
+                    givers.append((self.allegiance(state, other) != side, -len(theirs), other))
+            if givers:
+                giver = min(givers)[2]
+                state.prompt = {"kind": "hand", "seat": giver, "to": seat}
+                return
+
+    def _hand_options(self, state: JoeState) -> list[tuple[str, str]]:
+        p = state.prompt
+        assert p is not None
+        return [(f"hand:{n}", f"Give {n} to seat {p['to']} (8.1)") for n in state.order
+                if state.chars[n]["seat"] == p["seat"] and state.standing(n)
+                and n != state.active]
+
+    def _hand(self, state: JoeState, p: dict[str, Any], aid: str, ev: list[Event]) -> None:
+        name, seat = aid.split(":", 1)[1], p["to"]
+        state.chars[name]["seat"] = seat
+        side = state.chars[name]["side"]
+        state.allegiance[str(seat)] = side
+        ev.append(Event("reassigned", {"character": name, "seat": seat, "side": side}))
+
+    def allegiance(self, state: JoeState, seat: int) -> str:
+        """The side a seat plays for: the side it was dealt, or the side of the character 8.1
+        last gave it."""
+        if str(seat) in state.allegiance:
+            return state.allegiance[str(seat)]
+        plan = seat_plan(self.content.scenario(state.scenario), state.seats)
+        return next(state.chars[n]["side"] for n, s in plan.items() if s == seat)
 
     def resign(self, state: JoeState, seat: Seat) -> list[Event]:
         """Voluntary surrender (chapter 9): the seat's characters are arrested."""
@@ -668,7 +703,7 @@ class DynamitJoe(Game[JoeState]):
         prompt = None
         if p is not None:
             prompt = {k: v for k, v in p.items()
-                      if k in ("kind", "char", "seat", "actor", "side", "money", "object")}
+                      if k in ("kind", "char", "seat", "actor", "side", "money", "object", "to")}
             if "object" in p:   # what is laid: a marker's face only to the side laying it
                 prompt["item"] = self._object_view(state, p["object"], knows_markers)
             if p["kind"] not in PUBLIC_PROMPTS and p["seat"] != seat:
@@ -735,10 +770,10 @@ class DynamitJoe(Game[JoeState]):
         if state.result is None:
             return None
         sides = set(state.result["sides"])
-        winners = tuple(sorted({c["seat"] for c in state.chars.values() if c["side"] in sides}))
-        scores = {s: 0.0 for s in range(state.seats)}
-        for c in state.chars.values():
-            scores[c["seat"]] = float(state.gold_off.get(c["side"], 0))
+        # A seat wins with the side it plays for at the end (8.1 may have changed it).
+        side_of = {s: self.allegiance(state, s) for s in range(state.seats)}
+        winners = tuple(s for s in range(state.seats) if side_of[s] in sides)
+        scores = {s: float(state.gold_off.get(side_of[s], 0)) for s in range(state.seats)}
         return Outcome(winners, state.result["reason"], draw=not winners, scores=scores)
 
     def state_from_dict(self, data: Mapping[str, Json]) -> JoeState:

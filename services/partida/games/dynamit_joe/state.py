@@ -38,6 +38,7 @@ class JoeState:
     asked: list[str] = field(default_factory=list)  # initiative holders asked before this draw
     noise: bool = False                     # a shot or an explosion has been heard
     gold_off: dict[str, int] = field(default_factory=dict)  # side -> gold carried off the board
+    allegiance: dict[str, str] = field(default_factory=dict)  # seat -> side given by 8.1
     result: dict[str, Any] | None = None
 
     def clone(self) -> JoeState:
@@ -57,10 +58,16 @@ class JoeState:
             active=self.active, ap=self.ap, queue=copy_plain(self.queue),
             prompt=None if self.prompt is None else dict(self.prompt),
             asked=list(self.asked), noise=self.noise, gold_off=dict(self.gold_off),
+            allegiance=dict(self.allegiance),
             result=copy_plain(self.result))
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.clone().__dict__)
+        out = dict(self.clone().__dict__)
+        if not out["allegiance"]:
+            # Written only once 8.1 has changed a seat's side: every other state keeps the
+            # form (and digest) it had before the field existed.
+            del out["allegiance"]
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> JoeState:
