@@ -4,10 +4,19 @@ from partida.engine.errors import BadSetup, IllegalAction, UnknownGame
 from partida.engine.game import Game, State
 from partida.engine.registry import all_games, get, register
 from partida.engine.rng import Draw, LocalRng, Rng, StreamRng, stream_value
-from partida.engine.types import Action, Event, GameInfo, Json, Outcome, Scenario, Seat
+from partida.engine.types import (
+    Action,
+    Event,
+    GameInfo,
+    Json,
+    Outcome,
+    Scenario,
+    Seat,
+    copy_plain,
+)
 
 __all__ = [
     "Action", "BadSetup", "Draw", "Event", "Game", "GameInfo", "IllegalAction", "Json",
     "LocalRng", "Outcome", "Rng", "Scenario", "Seat", "State", "StreamRng", "UnknownGame",
-    "all_games", "get", "register", "stream_value",
+    "all_games", "copy_plain", "get", "register", "stream_value",
 ]

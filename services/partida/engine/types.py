@@ -10,6 +10,16 @@ Seat = int
 """A seat is its index, 0-based, in the order seats were given to `new_state`."""
 
 Json = Any
+
+
+def copy_plain(value: Json) -> Json:
+    """A deep copy of JSON-plain containers (dicts and lists), scalars shared: what game
+    states' clone, to_dict and from_dict need, much faster than copy.deepcopy."""
+    if isinstance(value, dict):
+        return {k: copy_plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [copy_plain(v) for v in value]
+    return value
 """JSON-plain data: dicts with str keys, lists, str, int, float, bool, None."""
 
 

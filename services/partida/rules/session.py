@@ -88,7 +88,7 @@ class MemorySessionStore:
 
     def __init__(self) -> None:
         self._lock = threading.Condition()
-        self._sessions: dict[str, str] = {}
+        self._sessions: dict[str, tuple[int, str]] = {}  # match -> (version, session JSON)
         self._events: dict[str, deque[dict[str, Any]]] = defaultdict(
             lambda: deque(maxlen=EVENTS_KEPT))
         self._requests: dict[str, tuple[str, str]] = {}  # match -> last (request id, response)
@@ -96,23 +96,23 @@ class MemorySessionStore:
 
     def load(self, match_id: str) -> Session | None:
         with self._lock:
-            text = self._sessions.get(match_id)
-        return None if text is None else Session.from_json(text)
+            kept = self._sessions.get(match_id)
+        return None if kept is None else Session.from_json(kept[1])
 
     def create(self, session: Session) -> bool:
         with self._lock:
             if session.match_id in self._sessions:
                 return False
-            self._sessions[session.match_id] = session.to_json()
+            self._sessions[session.match_id] = (session.version, session.to_json())
             return True
 
     def commit(self, session: Session, expected_version: int, events: list[dict[str, Any]],
                request_id: str, response: str) -> bool:
         with self._lock:
             current = self._sessions.get(session.match_id)
-            if current is None or Session.from_json(current).version != expected_version:
+            if current is None or current[0] != expected_version:  # no need to parse it
                 return False
-            self._sessions[session.match_id] = session.to_json()
+            self._sessions[session.match_id] = (session.version, session.to_json())
             self._events[session.match_id].extend(events)
             if request_id:
                 self._requests[session.match_id] = (request_id, response)
@@ -126,9 +126,9 @@ class MemorySessionStore:
     def load_with_response(self, match_id: str, request_id: str
                            ) -> tuple[Session | None, str | None]:
         with self._lock:
-            text = self._sessions.get(match_id)
+            kept = self._sessions.get(match_id)
             rid, response = self._requests.get(match_id, ("", ""))
-        session = None if text is None else Session.from_json(text)
+        session = None if kept is None else Session.from_json(kept[1])
         return session, (response if rid == request_id else None)
 
     def events_after(self, match_id: str, after_seq: int, wait_seconds: float

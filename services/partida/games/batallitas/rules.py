@@ -19,6 +19,7 @@ from partida.engine import (
     Rng,
     Scenario,
     Seat,
+    copy_plain,
 )
 from partida.games.batallitas import actions as A
 from partida.games.batallitas import area, cards, dice, hate, leaving, shopping
@@ -42,7 +43,6 @@ from partida.games.batallitas.state import (
     TURN_START,
     BatallitasState,
     Nose,
-    copy_plain,
 )
 from partida.games.batallitas.world import field_of, state_map
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from partida.engine import copy_plain
 from partida.games.batallitas.content import Pos
 
 # Phases. SETUP: set-up choices (leader type, atrophy, grenades, deployment); SQUAD: the active
@@ -26,14 +27,6 @@ RESERVE, IN_PLAY, DEAD, GONE = "reserve", "in_play", "dead", "gone"
 
 ATTRIBUTES = ("actions", "shooting", "combat", "muscles", "pupae")
 
-
-def copy_plain(value: Any) -> Any:
-    """Copy JSON-plain containers (dicts and lists), leaving scalars shared."""
-    if isinstance(value, dict):
-        return {k: copy_plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [copy_plain(v) for v in value]
-    return value
 
 
 @dataclass

@@ -22,12 +22,13 @@ from partida.engine import (
     Rng,
     Scenario,
     Seat,
+    copy_plain,
 )
 from partida.games.dynamit_joe import actions as A
 from partida.games.dynamit_joe import resolve as R
 from partida.games.dynamit_joe.content import Content, ScenarioSpec, load
 from partida.games.dynamit_joe.geometry import geometry
-from partida.games.dynamit_joe.state import JoeState, copy_plain
+from partida.games.dynamit_joe.state import JoeState
 
 OPTIONS = {
     "reassign_characters": "8.1: a player left without characters gets one from a teammate",

@@ -7,14 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-
-def copy_plain(value: Any) -> Any:
-    """A deep copy of JSON-plain data (much faster than copy.deepcopy)."""
-    if isinstance(value, dict):
-        return {k: copy_plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [copy_plain(v) for v in value]
-    return value
+from partida.engine import copy_plain
 
 
 @dataclass
