@@ -1,0 +1,1 @@
+"""Bandas: a gang skirmish on a continuous table in centimetres, with vehicles (unregistered)."""
