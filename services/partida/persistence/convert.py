@@ -28,7 +28,8 @@ def from_timestamp(stamp: Timestamp) -> datetime:
 
 def seat_pb(seat: records.Seat) -> common_pb2.Seat:
     return common_pb2.Seat(seat=seat.seat, player_id=seat.player_id, bot=seat.bot,
-                           side=seat.side, controller=_CONTROLLER_ENUMS[seat.controller])
+                           side=seat.side, controller=_CONTROLLER_ENUMS[seat.controller],
+                           campaign_team=seat.campaign_team)
 
 
 def outcome_pb(outcome: records.Outcome) -> common_pb2.Outcome:
@@ -45,7 +46,7 @@ def match_pb(match: records.Match) -> common_pb2.Match:
         outcome=outcome_pb(match.outcome) if match.outcome else None,
         create_time=timestamp(match.created_at), options_json=match.options_json,
         decision_timeout_seconds=match.decision_timeout_seconds,
-        spectator_delay_actions=match.spectator_delay_actions)
+        spectator_delay_actions=match.spectator_delay_actions, campaign_id=match.campaign_id)
 
 
 def record_pb(record: records.LogRecord) -> persistence_pb2.LogRecord:

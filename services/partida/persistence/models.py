@@ -62,6 +62,8 @@ class Match(Base):
         # Keyset pages of finished matches, per game and across games, newest first.
         sa.Index("ix_matches_game_finished", "game_id", "finished_at", "match_id"),
         sa.Index("ix_matches_finished", "finished_at", "match_id"),
+        # A campaign's matches in finishing order, for its standings.
+        sa.Index("ix_matches_campaign", "campaign_id", "finished_at", "match_id"),
     )
 
     match_id: Mapped[str] = mapped_column(sa.Text, primary_key=True)
@@ -78,6 +80,9 @@ class Match(Base):
     spectator_delay_actions: Mapped[int]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None]
+    # The campaign the match counts for (campaigns.py checks it when recording; no foreign
+    # key, which SQLite could only add by copying this table).
+    campaign_id: Mapped[str | None] = mapped_column(sa.Text)
 
 
 class MatchSeat(Base):
@@ -88,6 +93,7 @@ class MatchSeat(Base):
     seat: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[str | None] = mapped_column(sa.Text)  # NULL: a seat created for a bot
     bot: Mapped[str] = mapped_column(sa.Text)  # bot name, "" when a person plays it
+    campaign_team: Mapped[str | None] = mapped_column(sa.Text)  # NULL: scores for no team
 
 
 class LogRecord(Base):
@@ -151,3 +157,44 @@ class DiceStream(Base):
     next_position: Mapped[int] = mapped_column(sa.BigInteger)
     revealed: Mapped[bool]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Campaign(Base):
+    """A campaign: teams playing every scenario of a game, a point per scenario won."""
+
+    __tablename__ = "campaigns"
+
+    campaign_id: Mapped[str] = mapped_column(sa.Text, primary_key=True)
+    game_id: Mapped[str] = mapped_column(sa.Text)
+    # The game's scenarios when the campaign was opened: the campaign is over once each
+    # has a finished match in it.
+    scenario_ids: Mapped[list[str]]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+def _campaign_fk() -> sa.ForeignKey:
+    return sa.ForeignKey("campaigns.campaign_id", ondelete="CASCADE")
+
+
+class CampaignTeam(Base):
+    __tablename__ = "campaign_teams"
+
+    campaign_id: Mapped[str] = mapped_column(sa.Text, _campaign_fk(), primary_key=True)
+    name: Mapped[str] = mapped_column(sa.Text, primary_key=True)
+    position: Mapped[int]  # the order the teams were given in
+
+
+class CampaignMember(Base):
+    """A player's team in a campaign; the key keeps a player in one team only."""
+
+    __tablename__ = "campaign_members"
+    __table_args__ = (
+        sa.ForeignKeyConstraint(["campaign_id", "team"],
+                                ["campaign_teams.campaign_id", "campaign_teams.name"],
+                                ondelete="CASCADE"),
+    )
+
+    campaign_id: Mapped[str] = mapped_column(sa.Text, primary_key=True)
+    player_id: Mapped[str] = mapped_column(sa.Text, primary_key=True)
+    team: Mapped[str] = mapped_column(sa.Text)
+    position: Mapped[int]  # the player's place in the team's list

@@ -27,6 +27,7 @@ class Seat:
     controller: str = "human"  # "human" or "bot": who takes the seat's decisions now
     bot: str = ""
     side: str = ""
+    campaign_team: str = ""  # "" outside campaigns, or a seat scoring for no team
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ class Match:
     outcome: Outcome | None = None
     created_at: datetime | None = None  # None: now, when recording
     finished_at: datetime | None = None
+    campaign_id: str = ""  # "" when the match is in no campaign
 
 
 @dataclass(frozen=True)
@@ -97,3 +99,39 @@ class Page:
 
     matches: tuple[Match, ...]
     next_page_token: str = ""
+
+
+@dataclass(frozen=True)
+class CampaignTeam:
+    name: str
+    player_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ScenarioResult:
+    """The match that counts for a scenario of a campaign, and the teams it gave a point."""
+
+    scenario_id: str
+    match_id: str
+    winning_teams: tuple[str, ...]
+    finished_at: datetime
+
+
+@dataclass(frozen=True)
+class Standing:
+    team: str
+    points: int = 0
+    scenarios_played: int = 0
+
+
+@dataclass(frozen=True)
+class Campaign:
+    campaign_id: str
+    game_id: str
+    teams: tuple[CampaignTeam, ...]
+    scenario_ids: tuple[str, ...]
+    created_at: datetime
+    results: tuple[ScenarioResult, ...] = ()
+    standings: tuple[Standing, ...] = ()
+    finished: bool = False
+    leaders: tuple[str, ...] = ()

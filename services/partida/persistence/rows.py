@@ -50,7 +50,8 @@ def match(row: models.Match, version: int) -> records.Match:
         version=version, dice_seed=row.dice_seed,
         outcome=outcome(row.outcome_json) if row.outcome_json else None,
         created_at=utc(row.created_at),
-        finished_at=utc(row.finished_at) if row.finished_at else None)
+        finished_at=utc(row.finished_at) if row.finished_at else None,
+        campaign_id=row.campaign_id or "")
 
 
 def match_row(value: records.Match) -> models.Match:
@@ -60,12 +61,13 @@ def match_row(value: records.Match) -> models.Match:
         status=models.ACTIVE, dice_commitment=value.dice_commitment,
         decision_timeout_seconds=value.decision_timeout_seconds,
         spectator_delay_actions=value.spectator_delay_actions,
-        created_at=utc(value.created_at or models.utcnow()))
+        created_at=utc(value.created_at or models.utcnow()), campaign_id=value.campaign_id or None)
 
 
 def seat_rows(value: records.Match) -> list[models.MatchSeat]:
     return [models.MatchSeat(match_id=value.match_id, seat=s.seat, player_id=s.player_id or None,
-                             bot=s.bot) for s in value.seats]
+                             bot=s.bot, campaign_team=s.campaign_team or None)
+            for s in value.seats]
 
 
 def log_record(row: models.LogRecord) -> records.LogRecord:

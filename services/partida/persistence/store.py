@@ -10,12 +10,13 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections.abc import Sequence
+from dataclasses import replace
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
-from partida.persistence import glicko2, models, pages, records, rows
+from partida.persistence import campaigns, glicko2, models, pages, records, rows
 from partida.persistence.db import WRITE, dialect_insert, session_factory
 from partida.persistence.dice import DiceStreams
 from partida.persistence.group_commit import GroupCommit
@@ -47,7 +48,7 @@ def _locked_match(session: Session, match_id: str) -> models.Match:
     return row
 
 
-class PersistenceStore(DiceStreams):
+class PersistenceStore(DiceStreams, campaigns.Campaigns):
     def __init__(self, engine: sa.Engine) -> None:
         self._read = session_factory(engine)
         self._write = session_factory(engine, write=True)
@@ -82,14 +83,17 @@ class PersistenceStore(DiceStreams):
         try:
             with self._write.begin() as s:
                 if s.get(models.Match, match.match_id) is None:
+                    if match.campaign_id:
+                        campaigns.check_match(s, match)
                     s.add(rows.match_row(match))
                     s.flush()  # the match before its seats, for their foreign key
                     s.add_all(rows.seat_rows(match))
         except IntegrityError:
             pass  # a concurrent call recorded it first; compared below
         stored = self.get_match(match.match_id)
-        if (stored.game_id, stored.scenario_id, stored.seats, stored.dice_commitment) != (
-                match.game_id, match.scenario_id, match.seats, match.dice_commitment):
+        if (stored.game_id, stored.scenario_id, stored.seats, stored.dice_commitment,
+                stored.campaign_id) != (match.game_id, match.scenario_id, match.seats,
+                                        match.dice_commitment, match.campaign_id):
             raise AlreadyExists(f"match {match.match_id!r} was recorded with other content")
         return stored
 
@@ -108,7 +112,8 @@ class PersistenceStore(DiceStreams):
                 raise InvalidArgument(f"match {match_id!r} has no seat {seat.seat}")
             if seat.player_id != seats[seat.seat].player_id:
                 raise InvalidArgument("a seat's player cannot change")
-            seats[seat.seat] = seat
+            # nor its campaign team, which a caller may leave out
+            seats[seat.seat] = replace(seat, campaign_team=seats[seat.seat].campaign_team)
             row.seats_json = rows.seats_json(tuple(seats))
 
     def finish_match(self, match_id: str, outcome: records.Outcome,

@@ -70,7 +70,19 @@ def seat(index: int, value: common_pb2.Seat) -> records.Seat:
     player_id = identifier(f"{where}.player_id", value.player_id, required=controller == "human")
     bot = identifier(f"{where}.bot", value.bot, required=controller == "bot")
     return records.Seat(index, player_id, controller, bot,
-                        text(f"{where}.side", value.side, MAX_NAME))
+                        text(f"{where}.side", value.side, MAX_NAME),
+                        name(f"{where}.campaign_team", value.campaign_team, required=False))
+
+
+def name(field: str, value: str, required: bool = True) -> str:
+    """A display name (a campaign team's): 1 to MAX_NAME printable characters, not only
+    spaces; "" allowed when not required."""
+    if not value and not required:
+        return value
+    if not value.strip() or len(value) > MAX_NAME or not value.isprintable():
+        raise InvalidArgument(f"{field} must be 1 to {MAX_NAME} printable characters, "
+                              "not only spaces")
+    return value
 
 
 def new_match(value: common_pb2.Match) -> records.Match:
@@ -82,6 +94,9 @@ def new_match(value: common_pb2.Match) -> records.Match:
         raise InvalidArgument("a new match has version 0, no dice_seed and no outcome")
     if len(value.dice_commitment) != 32:
         raise InvalidArgument("match.dice_commitment must be a 32-byte SHA-256")
+    campaign_id = identifier("match.campaign_id", value.campaign_id, required=False)
+    if not campaign_id and any(s.campaign_team for s in value.seats):
+        raise InvalidArgument("a seat has a campaign_team but the match has no campaign_id")
     return records.Match(
         match_id=identifier("match.match_id", value.match_id),
         game_id=identifier("match.game_id", value.game_id),
@@ -93,7 +108,8 @@ def new_match(value: common_pb2.Match) -> records.Match:
                                        value.decision_timeout_seconds),
         spectator_delay_actions=count("match.spectator_delay_actions",
                                       value.spectator_delay_actions),
-        created_at=from_timestamp(value.create_time) if value.HasField("create_time") else None)
+        created_at=from_timestamp(value.create_time) if value.HasField("create_time") else None,
+        campaign_id=campaign_id)
 
 
 def log_record(index: int, value: persistence_pb2.LogRecord) -> records.LogRecord:

@@ -1,0 +1,193 @@
+"""Campaigns (Dynamit Joe 9): teams of players who play every scenario of a game, a point
+for a team each time it wins a scenario (a mixin of PersistenceStore, and the check that
+record_match runs on a match that names a campaign).
+
+Nothing is written when a match finishes: the standings are read from the campaign's
+finished matches, their results and the campaign team of each seat. Each scenario counts
+once, with the first of its matches in the campaign to finish; a scenario with a finished
+match cannot be played again in the campaign. A team scores with a scenario when one of its
+seats won it (a seat wins with the side it ends on: the outcome's winners); a draw, a
+round-limit call and a loss of all score nothing. The campaign is over once every scenario
+has its counted match; the leaders then are its winners.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable, Sequence
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from partida.persistence import models, records
+from partida.persistence.rows import utc
+from partida.platform.errors import AlreadyExists, FailedPrecondition, InvalidArgument, NotFound
+
+MAX_TEAMS, MAX_PLAYERS = 16, 64  # per campaign, per team
+
+
+def check_teams(teams: Sequence[records.CampaignTeam]) -> None:
+    """Two or more teams with distinct names, each of one or more players, no player twice."""
+    if not 2 <= len(teams) <= MAX_TEAMS:
+        raise InvalidArgument(f"a campaign has 2 to {MAX_TEAMS} teams")
+    names = [t.name for t in teams]
+    if len(set(names)) != len(names):
+        raise InvalidArgument("team names must be distinct")
+    seen: dict[str, str] = {}
+    for team in teams:
+        if not 1 <= len(team.player_ids) <= MAX_PLAYERS:
+            raise InvalidArgument(f"team {team.name!r} must have 1 to {MAX_PLAYERS} players")
+        for player in team.player_ids:
+            if player in seen:
+                raise InvalidArgument(f"player {player!r} is in teams {seen[player]!r} and "
+                                      f"{team.name!r}: a player plays for one team")
+            seen[player] = team.name
+
+
+def check_match(s: Session, match: records.Match) -> None:
+    """Refuses (nothing written) a new match that cannot count for its campaign: unknown
+    campaign, another game, a scenario outside it or already played, a seat's team unknown,
+    or a member of the campaign seated for another team (or for none)."""
+    campaign = s.get(models.Campaign, match.campaign_id)
+    if campaign is None:
+        raise NotFound(f"no campaign {match.campaign_id!r}")
+    if campaign.game_id != match.game_id:
+        raise FailedPrecondition(f"campaign {match.campaign_id!r} plays {campaign.game_id!r}, "
+                                 f"not {match.game_id!r}")
+    if match.scenario_id not in campaign.scenario_ids:
+        raise FailedPrecondition(f"scenario {match.scenario_id!r} is not in the campaign")
+    played = s.scalar(sa.select(models.Match.match_id).where(
+        models.Match.campaign_id == match.campaign_id,
+        models.Match.scenario_id == match.scenario_id,
+        models.Match.status == models.FINISHED).limit(1))
+    if played is not None:
+        raise FailedPrecondition(f"scenario {match.scenario_id!r} was already played in the "
+                                 f"campaign (match {played!r})")
+    teams = set(s.scalars(sa.select(models.CampaignTeam.name)
+                          .filter_by(campaign_id=match.campaign_id)))
+    members = dict(s.execute(sa.select(models.CampaignMember.player_id,
+                                       models.CampaignMember.team)
+                             .filter_by(campaign_id=match.campaign_id)).tuples())
+    for seat in match.seats:
+        if seat.campaign_team and seat.campaign_team not in teams:
+            raise FailedPrecondition(f"seat {seat.seat}: the campaign has no team "
+                                     f"{seat.campaign_team!r}")
+        team = members.get(seat.player_id) if seat.player_id else None
+        if seat.player_id and (team or "") != seat.campaign_team:
+            raise FailedPrecondition(
+                f"seat {seat.seat}: player {seat.player_id!r} plays for "
+                + (f"team {team!r}" if team else "no team of the campaign")
+                + f", not {seat.campaign_team or 'no team'!r}")
+
+
+def standings(teams: Sequence[records.CampaignTeam], scenario_ids: Sequence[str],
+              finished: Iterable[tuple[str, str, object]],
+              seat_teams: Iterable[tuple[str, str, bool]]
+              ) -> tuple[tuple[records.ScenarioResult, ...], tuple[records.Standing, ...]]:
+    """Pure: the counted result of each scenario and each team's score.
+
+    finished: (match id, scenario id, finish time) of the campaign's finished matches in
+    finishing order; seat_teams: (match id, team, won) for each seat that plays for a team.
+    """
+    counted: dict[str, tuple[str, object]] = {}
+    for match_id, scenario_id, when in finished:
+        if scenario_id in scenario_ids:
+            counted.setdefault(scenario_id, (match_id, when))
+    by_match: dict[str, tuple[set[str], set[str]]] = {m: (set(), set())
+                                                        for m, _ in counted.values()}
+    for match_id, team, won in seat_teams:
+        if match_id in by_match:
+            by_match[match_id][0].add(team)
+            if won:
+                by_match[match_id][1].add(team)
+    order = [t.name for t in teams]
+    results = tuple(records.ScenarioResult(
+        scenario, match_id, tuple(t for t in order if t in by_match[match_id][1]), utc(when))
+        for scenario, (match_id, when) in counted.items())  # type: ignore[arg-type]
+    table = tuple(records.Standing(
+        name, sum(name in won for _, won in by_match.values()),
+        sum(name in seated for seated, _ in by_match.values())) for name in order)
+    return results, table
+
+
+def leaders(table: Sequence[records.Standing]) -> tuple[str, ...]:
+    """The teams with the most points, none while nobody has scored."""
+    best = max((t.points for t in table), default=0)
+    return tuple(t.team for t in table if best and t.points == best)
+
+
+class Campaigns:
+    _read: sessionmaker[Session]
+    _write: sessionmaker[Session]
+
+    def create_campaign(self, campaign_id: str, game_id: str, scenario_ids: Sequence[str],
+                        teams: Sequence[records.CampaignTeam]) -> records.Campaign:
+        """Opens a campaign; opening the same one again returns it, other content under the
+        same id is ALREADY_EXISTS. Every player must exist."""
+        check_teams(teams)
+        if not scenario_ids:
+            raise InvalidArgument(f"game {game_id!r} has no scenarios")
+        players = {p for t in teams for p in t.player_ids}
+        with contextlib.suppress(IntegrityError):  # a concurrent call opened it first
+            self._open(campaign_id, game_id, scenario_ids, teams, players)
+        stored = self.get_campaign(campaign_id)
+        if (stored.game_id, stored.teams) != (game_id, tuple(teams)):
+            raise AlreadyExists(f"campaign {campaign_id!r} was opened with other content")
+        return stored
+
+    def _open(self, campaign_id: str, game_id: str, scenario_ids: Sequence[str],
+              teams: Sequence[records.CampaignTeam], players: set[str]) -> None:
+        with self._write.begin() as s:
+            known = set(s.scalars(sa.select(models.Player.player_id)
+                                  .where(models.Player.player_id.in_(players))))
+            if players - known:
+                raise NotFound(f"no players {sorted(players - known)}")
+            row = s.get(models.Campaign, campaign_id)
+            if row is None:
+                s.add(models.Campaign(campaign_id=campaign_id, game_id=game_id,
+                                      scenario_ids=list(scenario_ids),
+                                      created_at=models.utcnow()))
+                s.flush()  # the campaign before its teams, for their foreign keys
+                s.add_all(models.CampaignTeam(campaign_id=campaign_id, name=t.name, position=i)
+                          for i, t in enumerate(teams))
+                s.flush()
+                s.add_all(models.CampaignMember(campaign_id=campaign_id, player_id=p,
+                                                team=t.name, position=j)
+                          for t in teams for j, p in enumerate(t.player_ids))
+
+    def get_campaign(self, campaign_id: str) -> records.Campaign:
+        """The campaign with its standings as of now."""
+        with self._read.begin() as s:
+            row = s.get(models.Campaign, campaign_id)
+            if row is None:
+                raise NotFound(f"no campaign {campaign_id!r}")
+            teams = _teams(s, campaign_id)
+            match = models.Match
+            finished = s.execute(
+                sa.select(match.match_id, match.scenario_id, match.finished_at)
+                .where(match.campaign_id == campaign_id, match.status == models.FINISHED)
+                .order_by(match.finished_at, match.match_id)).tuples().all()
+            seat, result = models.MatchSeat, models.Result
+            seated = s.execute(
+                sa.select(seat.match_id, seat.campaign_team, result.result == models.WIN)
+                .join(match, match.match_id == seat.match_id)
+                .join(result, sa.and_(result.match_id == seat.match_id,
+                                      result.seat == seat.seat))
+                .where(match.campaign_id == campaign_id, seat.campaign_team.is_not(None))
+            ).tuples().all()
+        results, table = standings(teams, row.scenario_ids, finished, seated)
+        return records.Campaign(
+            campaign_id, row.game_id, teams, tuple(row.scenario_ids), utc(row.created_at),
+            results, table, len(results) == len(row.scenario_ids), leaders(table))
+
+
+def _teams(s: Session, campaign_id: str) -> tuple[records.CampaignTeam, ...]:
+    members: dict[str, list[str]] = {}
+    for player_id, team in s.execute(
+            sa.select(models.CampaignMember.player_id, models.CampaignMember.team)
+            .filter_by(campaign_id=campaign_id).order_by(models.CampaignMember.position)):
+        members.setdefault(team, []).append(player_id)
+    names = s.scalars(sa.select(models.CampaignTeam.name).filter_by(campaign_id=campaign_id)
+                      .order_by(models.CampaignTeam.position))
+    return tuple(records.CampaignTeam(n, tuple(members.get(n, ()))) for n in names)
