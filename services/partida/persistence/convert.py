@@ -62,3 +62,19 @@ def rating_pb(rating: records.Rating) -> persistence_pb2.Rating:
     return persistence_pb2.Rating(
         player_id=rating.player_id, game_id=rating.game_id, rating=rating.rating,
         deviation=rating.deviation, volatility=rating.volatility, matches=rating.matches)
+
+
+def campaign_pb(campaign: records.Campaign) -> persistence_pb2.Campaign:
+    return persistence_pb2.Campaign(
+        campaign_id=campaign.campaign_id, game_id=campaign.game_id,
+        teams=[persistence_pb2.CampaignTeam(name=t.name, player_ids=t.player_ids)
+               for t in campaign.teams],
+        scenario_ids=campaign.scenario_ids,
+        results=[persistence_pb2.CampaignScenarioResult(
+            scenario_id=r.scenario_id, match_id=r.match_id, winning_teams=r.winning_teams,
+            finish_time=timestamp(r.finished_at)) for r in campaign.results],
+        standings=[persistence_pb2.CampaignStanding(
+            team=t.team, points=t.points, scenarios_played=t.scenarios_played)
+            for t in campaign.standings],
+        finished=campaign.finished, leaders=campaign.leaders,
+        create_time=timestamp(campaign.created_at))

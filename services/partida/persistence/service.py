@@ -153,6 +153,24 @@ class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
                                         validate.identifier("game_id", request.game_id))
         return pb.GetRatingResponse(rating=convert.rating_pb(rating))
 
+    def CreateCampaign(self, request: pb.CreateCampaignRequest,
+                       context: Any) -> pb.CreateCampaignResponse:
+        principal = _anyone()
+        game_id, teams = validate.campaign_request(request)
+        if not principal.is_service and all(principal.subject not in t.player_ids
+                                            for t in teams):
+            raise PermissionDenied("a player may open a campaign only for a team they are in")
+        campaign = self._store.create_campaign(
+            validate.campaign_id(principal.subject, request.request_id), game_id,
+            validate.scenario_ids(game_id), teams)
+        return pb.CreateCampaignResponse(campaign=convert.campaign_pb(campaign))
+
+    def GetCampaign(self, request: pb.GetCampaignRequest, context: Any) -> pb.GetCampaignResponse:
+        _anyone()
+        campaign = self._store.get_campaign(
+            validate.identifier("campaign_id", request.campaign_id))
+        return pb.GetCampaignResponse(campaign=convert.campaign_pb(campaign))
+
 
 class PlayersServicer(players_pb2_grpc.PlayersServiceServicer):
     """Called by integrators with their API key ("x-api-key" metadata), not with tokens."""

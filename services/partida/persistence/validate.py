@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 import math
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
+from partida.engine import registry
 from partida.persistence import records
 from partida.persistence.convert import CONTROLLERS, from_timestamp
 from partida.platform.errors import InvalidArgument
@@ -154,3 +156,29 @@ def dice_seed(value: bytes) -> bytes:
     if not 1 <= len(value) <= 64:
         raise InvalidArgument("dice_seed must be the revealed seed, 1 to 64 bytes")
     return value
+
+
+def campaign_request(value: persistence_pb2.CreateCampaignRequest
+                     ) -> tuple[str, list[records.CampaignTeam]]:
+    """The game and the teams of a new campaign (campaigns.check_teams checks their shape)."""
+    game_id = identifier("game_id", value.game_id)
+    teams = [records.CampaignTeam(
+        name(f"teams[{i}].name", t.name),
+        tuple(identifier(f"teams[{i}].player_ids[{j}]", p) for j, p in enumerate(t.player_ids)))
+        for i, t in enumerate(value.teams)]
+    return game_id, teams
+
+
+def campaign_id(caller: str, request_id: str) -> str:
+    """The id a caller's request names, so that a retried creation finds its campaign."""
+    key = identifier("request_id", request_id)
+    return uuid.uuid5(uuid.NAMESPACE_URL, f"partida-campaign:{caller}:{key}").hex
+
+
+def scenario_ids(game_id: str) -> tuple[str, ...]:
+    """Every scenario of a hosted game, in the game's order: what a campaign plays."""
+    try:
+        game = registry.get(game_id)
+    except registry.UnknownGame:
+        raise InvalidArgument(f"unknown game {game_id!r}") from None
+    return tuple(s.id for s in game.info.scenarios)
