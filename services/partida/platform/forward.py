@@ -2,8 +2,9 @@
 passed through to them, so a client needs one address whether the server runs as one process
 or as many (`docker compose up`, then `partida client play montanas`).
 
-Only calls meant for clients are passed (matchmaking, players, reading match logs, ratings and
-dice streams); internal ones (AppendLog, Draw, ...) are unknown here, as if not served at all.
+Only calls meant for clients are passed (matchmaking, players, reading match logs, ratings,
+campaigns and dice streams; a player may also open a campaign of their own); internal ones
+(AppendLog, Draw, ...) are unknown here, as if not served at all.
 Messages pass as bytes, untouched; the caller's token and request id go along, and the other
 service's answer, status included, comes back as it gave it.
 """
@@ -22,7 +23,8 @@ PUBLIC: dict[str, frozenset[str] | None] = {
     "partida.v1.MatchmakingService": None,
     "partida.v1.PlayersService": None,
     "partida.v1.PersistenceService": frozenset(
-        {"GetMatchLog", "ListFinishedMatches", "GetPlayerHistory", "GetRating"}),
+        {"GetMatchLog", "ListFinishedMatches", "GetPlayerHistory", "GetRating",
+         "GetCampaign", "CreateCampaign"}),
     "partida.v1.DiceService": frozenset({"GetStream"}),
 }
 _STREAMING = frozenset({"/partida.v1.MatchmakingService/WatchTicket"})
