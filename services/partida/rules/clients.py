@@ -46,13 +46,13 @@ class DiceClient(ServiceClient):
 def session_from_proto(m: common_pb2.Match) -> Session:
     return Session(
         match_id=m.match_id, game_id=m.game_id, scenario_id=m.scenario_id,
-        seats=[SeatMeta(s.player_id, _CONTROLLER.get(s.controller, "human"), s.bot)
-               for s in m.seats],
+        seats=[SeatMeta(s.player_id, _CONTROLLER.get(s.controller, "human"), s.bot,
+                        s.campaign_team) for s in m.seats],
         options=json.loads(m.options_json or "{}"), commitment=m.dice_commitment.hex(),
         created_at=m.create_time.ToNanoseconds() / 1e9,
         decision_timeout=m.decision_timeout_seconds, spectator_delay=m.spectator_delay_actions,
         status="finished" if m.status == common_pb2.MATCH_STATUS_FINISHED else "active",
-        outcome=protos.outcome_of(m), seed=m.dice_seed.hex())
+        outcome=protos.outcome_of(m), seed=m.dice_seed.hex(), campaign_id=m.campaign_id)
 
 
 def record_to_proto(e: LogEntry) -> persistence_pb2.LogRecord:

@@ -15,10 +15,12 @@ from partida.rules.session import SeatMeta, Session
 def to_match(s: Session) -> records.Match:
     return records.Match(
         match_id=s.match_id, game_id=s.game_id, scenario_id=s.scenario_id,
-        seats=tuple(records.Seat(i, m.player_id, m.controller, m.bot)
+        seats=tuple(records.Seat(i, m.player_id, m.controller, m.bot,
+                                 campaign_team=m.campaign_team)
                     for i, m in enumerate(s.seats)),
         dice_commitment=bytes.fromhex(s.commitment), options_json=json.dumps(s.options),
-        decision_timeout_seconds=s.decision_timeout, spectator_delay_actions=s.spectator_delay)
+        decision_timeout_seconds=s.decision_timeout, spectator_delay_actions=s.spectator_delay,
+        campaign_id=s.campaign_id)
 
 
 def from_match(m: records.Match) -> Session:
@@ -28,11 +30,12 @@ def from_match(m: records.Match) -> Session:
         "scores": {str(k): v for k, v in m.outcome.scores.items()}}
     return Session(
         match_id=m.match_id, game_id=m.game_id, scenario_id=m.scenario_id,
-        seats=[SeatMeta(x.player_id, x.controller, x.bot) for x in m.seats],
+        seats=[SeatMeta(x.player_id, x.controller, x.bot, x.campaign_team) for x in m.seats],
         options=json.loads(m.options_json or "{}"), commitment=m.dice_commitment.hex(),
         created_at=m.created_at.timestamp() if m.created_at else 0.0,
         decision_timeout=m.decision_timeout_seconds, spectator_delay=m.spectator_delay_actions,
-        status=m.status, outcome=outcome, seed=(m.dice_seed or b"").hex())
+        status=m.status, outcome=outcome, seed=(m.dice_seed or b"").hex(),
+        campaign_id=m.campaign_id)
 
 
 def to_record(e: LogEntry) -> records.LogRecord:

@@ -115,8 +115,9 @@ class Matches:
     # ----- creation ---------------------------------------------------------------------
     def create(self, game_id: str, scenario_id: str, seats: list[SeatMeta],
                options: dict[str, Any], decision_timeout: int = 0, spectator_delay: int = 0,
-               request_id: str = "") -> Session:
+               request_id: str = "", campaign_id: str = "") -> Session:
         game = self._game(game_id)
+        _check_campaign_fields(campaign_id, seats)
         try:
             scenario = game.info.scenario(scenario_id)
         except KeyError:
@@ -145,7 +146,7 @@ class Matches:
             options=options, commitment=commitment.hex(), created_at=self.clock(),
             decision_timeout=decision_timeout or self.default_timeout,
             spectator_delay=spectator_delay, state=state.to_dict(),
-            buffer=[list(p) for p in rng.buffer])
+            buffer=[list(p) for p in rng.buffer], campaign_id=campaign_id)
         setup = LogEntry(0, "setup", -1, "", request_id, rng.positions, rng.values, [],
                          self.clock())
         blank = Session(**{**session.__dict__, "state": {}, "buffer": []})
@@ -464,6 +465,16 @@ class Matches:
             raise PermissionDenied(f"seat {seat} belongs to another player")
         if acting and not owner_only and meta.controller != "human":
             raise FailedPrecondition(f"seat {seat} is handed to a bot; take it back first")
+
+
+def _check_campaign_fields(campaign_id: str, seats: list[SeatMeta]) -> None:
+    """The fields' shape only: the persistence service checks them against the campaign when
+    the match is recorded, before anything of it is stored."""
+    identifier("campaign_id", campaign_id, required=False)
+    for i, seat in enumerate(seats):
+        identifier(f"seats[{i}].campaign_team", seat.campaign_team, required=False)
+        if seat.campaign_team and not campaign_id:
+            raise InvalidArgument(f"seat {i} has a campaign_team but the match no campaign_id")
 
 
 def _entry_dict(e: LogEntry) -> dict[str, Any]:

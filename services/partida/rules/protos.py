@@ -70,7 +70,8 @@ def outcome_of(match_msg: common_pb2.Match) -> dict[str, Any] | None:
 
 def seat(index: int, meta: SeatMeta) -> common_pb2.Seat:
     return common_pb2.Seat(seat=index, player_id=meta.player_id,
-                           controller=_CONTROLLERS[meta.controller], bot=meta.bot)
+                           controller=_CONTROLLERS[meta.controller], bot=meta.bot,
+                           campaign_team=meta.campaign_team)
 
 
 def match(s: Session, seed: bytes = b"") -> common_pb2.Match:
@@ -82,7 +83,7 @@ def match(s: Session, seed: bytes = b"") -> common_pb2.Match:
         version=s.version, dice_commitment=bytes.fromhex(s.commitment), dice_seed=seed,
         outcome=outcome(s.outcome), create_time=timestamp(s.created_at),
         options_json=_json(s.options), decision_timeout_seconds=s.decision_timeout,
-        spectator_delay_actions=s.spectator_delay)
+        spectator_delay_actions=s.spectator_delay, campaign_id=s.campaign_id)
 
 
 def decision(seats: tuple[int, ...] | list[int], deadline: float) -> common_pb2.Decision:

@@ -64,10 +64,12 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
                 raise InvalidArgument(f"seat {i} needs exactly one of player_id and bot")
             if sr.bot and sr.bot not in self._bot_names(request.game_id):
                 raise InvalidArgument(f"no bot {sr.bot!r} for game {request.game_id!r}")
-            seats.append(SeatMeta(sr.player_id, "bot" if sr.bot else "human", sr.bot))
+            seats.append(SeatMeta(sr.player_id, "bot" if sr.bot else "human", sr.bot,
+                                  sr.campaign_team))
         s = self.matches.create(request.game_id, request.scenario_id, seats,
                                 _options(request.options_json), request.decision_timeout_seconds,
-                                request.spectator_delay_actions, request.request_id)
+                                request.spectator_delay_actions, request.request_id,
+                                campaign_id=request.campaign_id)
         return rules_pb2.CreateMatchResponse(match=protos.match(s, bytes.fromhex(s.seed)))
 
     def GetMatch(self, request: Any, context: Any) -> Any:  # noqa: N802

@@ -24,6 +24,7 @@ class SeatMeta:
     player_id: str = ""
     controller: str = "human"  # "human" or "bot"
     bot: str = ""
+    campaign_team: str = ""  # the campaign team the seat plays for, if any
 
 
 @dataclass
@@ -48,6 +49,7 @@ class Session:
     seed: str = ""                  # hex, once revealed at the end
     deadline: float = 0.0
     spectator: dict[str, Any] | None = None  # lagged state for delayed spectators
+    campaign_id: str = ""           # the campaign the match counts for, if any
 
     def to_json(self) -> str:
         data = dict(self.__dict__)
