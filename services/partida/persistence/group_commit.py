@@ -1,29 +1,18 @@
 """Group commit: writes that arrive together share one transaction (one fsync).
 
-The first caller to find no batch in progress becomes the leader: it takes every pending
-write, hands the whole batch to the writer inside one transaction, commits once and gives each
-caller its own result. Callers return only after the commit, so a write is durable when it
-returns, exactly as with a transaction of its own.
+A batch of pending writes (platform/batching) is handed to the writer inside one transaction,
+committed once, and each caller gets its own result. Callers return only after the commit, so a
+write is durable when it returns, exactly as with a transaction of its own.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import sqlalchemy as sa
 
-
-@dataclass
-class Pending:
-    key: str                                   # batches are handed over in key order
-    payload: Any
-    done: threading.Event = field(default_factory=threading.Event)
-    result: Any = None
-    error: BaseException | None = None
-
+from partida.platform.batching import Batcher, Pending
 
 # Writes a batch on the connection, setting each item's result or error; may return a hook
 # to run once the transaction has committed (never if it did not).
@@ -49,44 +38,21 @@ class GroupCommit:
                  max_batch: int = 256) -> None:
         self._engine = engine
         self._write_batch = write
-        self._max = max_batch
-        self._lock = threading.Lock()
-        self._queue: list[Pending] = []
-        self._leading = False
+        self._batcher = Batcher(self._write, max_batch)
 
     def run(self, key: str, payload: Any) -> Any:
         """Write `payload` with whatever else is pending; its result, or the exception its
         write raised (then nothing of it is kept)."""
-        item = Pending(key, payload)
-        with self._lock:
-            self._queue.append(item)
-            lead = not self._leading
-            self._leading = self._leading or lead
-        if lead:
-            self._lead()
-        item.done.wait()
-        if item.error is not None:
-            raise item.error
-        return item.result
+        return self._batcher.run(key, payload)
 
-    def _lead(self) -> None:
-        while True:
-            with self._lock:
-                batch, self._queue = self._queue[:self._max], self._queue[self._max:]
-                if not batch:
-                    self._leading = False
-                    return
-            self._write(sorted(batch, key=lambda p: p.key))
+    def run_all(self, items: Sequence[tuple[str, Any]]) -> list[Pending]:
+        """Write several payloads, each kept or refused alone (`result` or `error` set)."""
+        return self._batcher.run_all(items)
 
     def _write(self, batch: list[Pending]) -> None:
-        try:
-            with self._engine.begin() as conn:
-                committed = self._write_batch(conn, batch)
-            if committed is not None:
-                committed()
-        except BaseException as e:  # the commit itself failed: nobody's write is durable
-            for item in batch:
-                item.error = item.error or e
-        finally:
-            for item in batch:
-                item.done.set()
+        # If the commit itself fails, the batcher gives its error to every item: nobody's
+        # write is durable.
+        with self._engine.begin() as conn:
+            committed = self._write_batch(conn, batch)
+        if committed is not None:
+            committed()

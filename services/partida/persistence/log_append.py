@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from partida.persistence import hashchain, models, records, rows
-from partida.persistence.group_commit import Pending
+from partida.platform.batching import Pending
 from partida.platform.errors import AlreadyExists, FailedPrecondition, InvalidArgument, NotFound
 
 _MATCH = models.Match.__table__

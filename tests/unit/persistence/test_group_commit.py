@@ -49,13 +49,13 @@ def test_a_batch_commits_together_and_a_failure_stays_alone(engine):
 
     threads = [threading.Thread(target=call, args=("0", blocking))]
     threads[0].start()
-    _until(lambda: group._leading)
+    _until(lambda: group._batcher._leading)
     for name in ("a", "b", "c"):
         threads.append(threading.Thread(target=call, args=(name, _insert(name))))
     threads.append(threading.Thread(target=call, args=("dup", _insert("a"))))  # a clash
     for t in threads[1:]:
         t.start()
-    _until(lambda: len(group._queue) == 4)
+    _until(lambda: len(group._batcher._queue) == 4)
     release.set()
     for t in threads:
         t.join(5)

@@ -1,0 +1,79 @@
+"""Leader/follower batching (platform/batching): what arrives together is handled together,
+each caller keeps its own outcome, and a failed batch fails every caller in it."""
+
+import threading
+import time
+
+import pytest
+
+from partida.platform.batching import Batcher
+
+
+def _until(condition, seconds: float = 5.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline
+        time.sleep(0.001)
+
+
+def test_callers_arriving_during_a_batch_share_the_next_one_in_key_order():
+    seen: list[list[tuple[str, object]]] = []
+    release = threading.Event()
+
+    def handle(batch):
+        if batch[0].payload == "hold":
+            release.wait(5)
+        seen.append([(p.key, p.payload) for p in batch])
+        for p in batch:
+            p.result = f"done {p.payload}"
+
+    b = Batcher(handle)
+    out: dict[str, object] = {}
+    first = threading.Thread(target=lambda: out.update(hold=b.run("m", "hold")))
+    first.start()
+    _until(lambda: b._leading)
+    others = [threading.Thread(target=lambda k=k, v=v: out.update({v: b.run(k, v)}))
+              for k, v in (("z", "z1"), ("a", "a1"), ("z", "z2"))]
+    for n, t in enumerate(others, 1):
+        t.start()
+        _until(lambda n=n: len(b._queue) == n)  # one at a time: arrival order is known
+    release.set()
+    for t in [first, *others]:
+        t.join(5)
+    assert seen[0] == [("m", "hold")]
+    # one batch for the three; keys sorted, one key's items still in arrival order
+    keys = [k for k, _ in seen[1]]
+    assert keys == ["a", "z", "z"] and [v for k, v in seen[1] if k == "z"] == ["z1", "z2"]
+    assert out == {"hold": "done hold", "z1": "done z1", "a1": "done a1", "z2": "done z2"}
+
+
+def test_run_all_gives_each_item_its_own_outcome():
+    def handle(batch):
+        for p in batch:
+            if p.payload < 0:
+                p.error = ValueError(f"negative {p.payload}")
+            else:
+                p.result = p.payload * 2
+
+    items = Batcher(handle).run_all([("a", 1), ("b", -1), ("c", 3)])
+    assert [(p.result, type(p.error).__name__ if p.error else None) for p in items] == [
+        (2, None), (None, "ValueError"), (6, None)]
+
+
+def test_a_failing_batch_fails_every_caller_and_the_next_batch_still_runs():
+    calls = []
+
+    def handle(batch):
+        calls.append(len(batch))
+        if batch[0].payload == "boom":
+            raise RuntimeError("the commit failed")
+        for p in batch:
+            p.result = p.payload
+
+    b = Batcher(handle)
+    items = b.run_all([("k", "boom"), ("l", "fine")])
+    assert all(isinstance(p.error, RuntimeError) for p in items)
+    assert b.run("k", "again") == "again"
+    with pytest.raises(RuntimeError):
+        b.run("k", "boom")
+    assert calls == [2, 1, 1]
