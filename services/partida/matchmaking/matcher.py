@@ -25,10 +25,12 @@ log = logging.getLogger("partida.matchmaking")
 
 class MatchCreator(Protocol):
     """Creates a match (the rules service's CreateMatch); the same request_id must give the
-    same match. Seats are (player, None) or (None, bot). Returns the match id."""
+    same match. Seats are (player, None) or (None, bot); a campaign match names each seat's
+    campaign team, in seat order ("" for none). Returns the match id."""
 
     def create_match(self, game_id: str, scenario_id: str,
-                     seats: list[tuple[str | None, str | None]], request_id: str) -> str: ...
+                     seats: list[tuple[str | None, str | None]], request_id: str,
+                     campaign_id: str = "", campaign_teams: Sequence[str] = ()) -> str: ...
 
 
 class RatingSource(Protocol):
@@ -113,6 +115,9 @@ class Matcher:
 
     def _create(self, p: Proposal) -> str | None:
         try:
+            if p.campaign_id:
+                return self._creator.create_match(p.game_id, p.scenario_id, p.seats,
+                                                  p.request_id, p.campaign_id, p.campaign_teams)
             return self._creator.create_match(p.game_id, p.scenario_id, p.seats, p.request_id)
         except Exception:  # any failure: the tickets go back to their pools
             log.exception("creating match %s failed; releasing its tickets", p.request_id)

@@ -2,7 +2,8 @@
 same tickets, time and policy always give the same proposals, and nothing is read or written.
 
 Rules:
-- Tickets pool by (game, seats); within a pool a ticket for a scenario only meets tickets for
+- Tickets pool by (game, seats, campaign): a campaign's tickets only meet each other; within
+  a pool a ticket for a scenario only meets tickets for
   the same scenario or for any scenario.
 - Fairness: tickets anchor in age order, oldest first. An anchor takes the oldest compatible
   tickets whose rating lies within its window ([rating - w, rating + w], w widening the longer
@@ -80,6 +81,8 @@ class Proposal:
     player_ids: tuple[str, ...]
     bot_seats: int = 0
     bot: str = ""
+    campaign_id: str = ""
+    campaign_teams: tuple[str, ...] = ()  # each ticket's team, in seat order (bots: none)
 
     @property
     def seats(self) -> list[tuple[str | None, str | None]]:
@@ -92,7 +95,7 @@ class Proposal:
         """Names the proposal, so that creating its match twice (a matcher retrying after a
         crash) gives the rules service the same idempotency key."""
         key = json.dumps([self.game_id, self.scenario_id, self.ticket_ids, self.bot_seats,
-                          self.bot])
+                          self.bot, *([self.campaign_id] if self.campaign_id else [])])
         return "mm-" + hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
@@ -103,7 +106,7 @@ def form_matches(tickets: Iterable[Ticket], now: float, policy: Policy) -> list[
     unique = {t.ticket_id: t for t in tickets}  # a ticket listed twice is still one ticket
     for t in sorted(unique.values(), key=lambda t: (t.created, t.ticket_id)):
         if t.status == SEARCHING and policy.scenario_for(t.game_id, t.scenario_id, t.seats):
-            pools.setdefault((t.game_id, t.seats), []).append(t)
+            pools.setdefault((t.game_id, t.seats, t.campaign_id), []).append(t)
     return [p for key in sorted(pools) for p in _match_pool(pools[key], now, policy)]
 
 
@@ -152,4 +155,6 @@ def _proposal(tickets: Sequence[Ticket], bots: int, policy: Policy) -> Proposal:
     scenario = policy.scenario_for(first.game_id, specific, first.seats)
     assert scenario is not None  # every pooled ticket passed scenario_for
     return Proposal(first.game_id, scenario, tuple(t.ticket_id for t in tickets),
-                    tuple(t.player_id for t in tickets), bots, policy.bot if bots else "")
+                    tuple(t.player_id for t in tickets), bots, policy.bot if bots else "",
+                    first.campaign_id,
+                    tuple(t.campaign_team for t in tickets) if first.campaign_id else ())

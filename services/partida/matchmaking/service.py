@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import partida.engine
+from partida.matchmaking.campaigns import CampaignSource, check_ticket
 from partida.matchmaking.matcher import RatingSource
 from partida.matchmaking.pools import Table, catalog_of
 from partida.matchmaking.store.base import TicketStore, TooManyOpen
@@ -37,8 +38,10 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
                  ticket_ttl_seconds: float, max_open_tickets: int = 5,
                  catalog: Mapping[str, tuple[Table, ...]] | None = None,
                  clock: Callable[[], float] = time.time, poll_seconds: float = 0.5,
-                 cancel_wait_seconds: float = 5.0) -> None:
+                 cancel_wait_seconds: float = 5.0,
+                 campaigns: CampaignSource | None = None) -> None:
         self._store, self._ratings, self._clock = store, ratings, clock
+        self._campaigns = campaigns  # None: campaign tickets are refused
         self._ttl = ticket_ttl_seconds
         self._max_open = max_open_tickets
         self._catalog = catalog if catalog is not None else catalog_of(
@@ -51,10 +54,12 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
         player = require_player(caller()).subject
         seats = self._seats(request)
         identifier("request_id", request.request_id)
+        self._campaign(request, player)
         rating = self._rating(player, request.game_id)
         now = self._clock()
         ticket = Ticket(uuid.uuid4().hex, player, request.game_id, request.scenario_id, seats,
-                        request.fill_with_bots, rating, created=now, expires=now + self._ttl)
+                        request.fill_with_bots, rating, created=now, expires=now + self._ttl,
+                        campaign_id=request.campaign_id, campaign_team=request.campaign_team)
         try:
             ticket = self._store.create(ticket, request.request_id, self._max_open)
         except TooManyOpen:
@@ -62,6 +67,27 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
                 f"a player may have at most {self._max_open} open tickets; cancel one first"
             ) from None
         return pb.CreateTicketResponse(ticket=to_proto(ticket))
+
+    def _campaign(self, request: pb.CreateTicketRequest, player: str) -> None:
+        """A campaign ticket names its scenario and the player's team in the campaign."""
+        campaign_id = identifier("campaign_id", request.campaign_id, required=False)
+        team = identifier("campaign_team", request.campaign_team, required=bool(campaign_id))
+        if not campaign_id:
+            if team:
+                raise errors.InvalidArgument("campaign_team needs a campaign_id")
+            return
+        if not request.scenario_id:
+            raise errors.InvalidArgument("a campaign ticket names its scenario")
+        if self._campaigns is None:
+            raise errors.FailedPrecondition("this server does not keep campaigns")
+        try:
+            campaign = self._campaigns.campaign(campaign_id)
+        except errors.ServiceError:
+            raise
+        except Exception:  # e.g. the persistence service is down: a retry may succeed
+            log.exception("reading campaign %s failed", campaign_id)
+            raise errors.Unavailable("campaigns are unavailable; retry later") from None
+        check_ticket(campaign, request.game_id, request.scenario_id, player, team)
 
     def _rating(self, player: str, game_id: str) -> float:
         try:

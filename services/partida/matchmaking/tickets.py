@@ -37,6 +37,8 @@ class Ticket:
     status: str = SEARCHING
     match_id: str = ""
     seat: int = 0
+    campaign_id: str = ""  # the campaign the match is to count for, "" for none
+    campaign_team: str = ""  # the player's team in it
 
     @property
     def final(self) -> bool:
@@ -51,7 +53,8 @@ def to_proto(t: Ticket) -> pb.Ticket:
         ticket_id=t.ticket_id, player_id=t.player_id, game_id=t.game_id,
         scenario_id=t.scenario_id, seats=t.seats, fill_with_bots=t.fill_with_bots,
         rating=t.rating, status=_PUBLIC[t.status], create_time=_timestamp(t.created),
-        expire_time=_timestamp(t.expires), match_id=t.match_id, seat=t.seat)
+        expire_time=_timestamp(t.expires), match_id=t.match_id, seat=t.seat,
+        campaign_id=t.campaign_id, campaign_team=t.campaign_team)
 
 
 def _timestamp(seconds: float) -> Timestamp:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -205,7 +205,7 @@ def _matchmaking(cfg: Settings, auth: Authority, store: Any | None, matches: Any
     policy = Policy(catalog=catalog_of(g.info for g in all_games()),
                     bot_fill_after_seconds=cfg.bot_fill_after_seconds)
     matcher = Matcher(tickets, creator, policy)
-    regs.append(registration(MatchmakingServicer(tickets, ratings,
+    regs.append(registration(MatchmakingServicer(tickets, ratings, campaigns=ratings,
                                                  ticket_ttl_seconds=cfg.ticket_ttl_seconds)))
     proc.loops.append(lambda stop: (matcher.start(), stop.wait(), matcher.stop()))
     proc.parts["matcher"] = matcher
@@ -262,6 +262,10 @@ class StoreRatings:
     def rating(self, player_id: str, game_id: str) -> float:
         return float(self.store.get_rating(player_id, game_id).rating)
 
+    def campaign(self, campaign_id: str) -> Any:
+        from partida.persistence.convert import campaign_pb
+        return campaign_pb(self.store.get_campaign(campaign_id))
+
 
 class LocalCreator:
     """Matches created by the in-process rules logic (embedded server)."""
@@ -270,8 +274,11 @@ class LocalCreator:
         self.matches = matches
 
     def create_match(self, game_id: str, scenario_id: str,
-                     seats: list[tuple[str | None, str | None]], request_id: str) -> str:
+                     seats: list[tuple[str | None, str | None]], request_id: str,
+                     campaign_id: str = "", campaign_teams: Sequence[str] = ()) -> str:
         from partida.rules.session import SeatMeta
-        metas = [SeatMeta(p or "", "bot" if b else "human", b or "") for p, b in seats]
-        return str(self.matches.create(game_id, scenario_id, metas, {},
-                                       request_id=request_id).match_id)
+        teams = list(campaign_teams) + [""] * (len(seats) - len(campaign_teams))
+        metas = [SeatMeta(p or "", "bot" if b else "human", b or "", team)
+                 for (p, b), team in zip(seats, teams, strict=True)]
+        return str(self.matches.create(game_id, scenario_id, metas, {}, request_id=request_id,
+                                       campaign_id=campaign_id).match_id)

@@ -9,7 +9,7 @@ from typing import Any
 
 import grpc
 
-from partida.platform.errors import AlreadyExists
+from partida.platform.errors import AlreadyExists, NotFound
 from partida.platform.service_client import ServiceClient
 from partida.rules import protos
 from partida.rules.ports import LogEntry, MatchPage
@@ -119,10 +119,14 @@ class RulesCreator(ServiceClient):
         super().__init__(rules_pb2_grpc.RulesServiceStub(channel), token, timeout)
 
     def create_match(self, game_id: str, scenario_id: str,
-                     seats: list[tuple[str | None, str | None]], request_id: str) -> str:
+                     seats: list[tuple[str | None, str | None]], request_id: str,
+                     campaign_id: str = "", campaign_teams: Sequence[str] = ()) -> str:
+        teams = list(campaign_teams) + [""] * (len(seats) - len(campaign_teams))
         r = self.call("CreateMatch", rules_pb2.CreateMatchRequest(
             game_id=game_id, scenario_id=scenario_id, request_id=request_id,
-            seats=[rules_pb2.SeatRequest(player_id=p or "", bot=b or "") for p, b in seats]))
+            campaign_id=campaign_id,
+            seats=[rules_pb2.SeatRequest(player_id=p or "", bot=b or "", campaign_team=team)
+                   for (p, b), team in zip(seats, teams, strict=True)]))
         return str(r.match.match_id)
 
 
@@ -136,3 +140,12 @@ class PersistenceRatings(ServiceClient):
         r = self.call("GetRating", persistence_pb2.GetRatingRequest(player_id=player_id,
                                                                      game_id=game_id))
         return float(r.rating.rating)
+
+    def campaign(self, campaign_id: str) -> persistence_pb2.Campaign:
+        try:
+            return self.call("GetCampaign", persistence_pb2.GetCampaignRequest(
+                campaign_id=campaign_id)).campaign
+        except grpc.RpcError as e:
+            if e.code() == grpc.StatusCode.NOT_FOUND:
+                raise NotFound(str(e.details())) from None
+            raise

@@ -43,7 +43,7 @@ _CHUNK = 2000  # tickets read
 _BATCH = 200  # proposals claimed, assigned or released
 # The fields that never change, also kept as one JSON "doc" so pools read fast.
 _DOC = ("ticket_id", "player_id", "game_id", "scenario_id", "seats", "fill_with_bots",
-        "rating", "created", "expires")
+        "rating", "created", "expires", "campaign_id", "campaign_team")
 
 
 class RedisTicketStore:
@@ -202,4 +202,5 @@ def _proposal_json(p: Proposal) -> str:
 
 def _proposal(d: dict[str, Any]) -> Proposal:
     return Proposal(**{**d, "ticket_ids": tuple(d["ticket_ids"]),
-                       "player_ids": tuple(d["player_ids"])})
+                       "player_ids": tuple(d["player_ids"]),
+                       "campaign_teams": tuple(d.get("campaign_teams", ()))})
