@@ -58,18 +58,19 @@ class ScriptedRng(Rng):
 # --- whole-game positions ------------------------------------------------------------------
 
 def game_position(rows: list[str], placed: dict, *, turn: int = 3, name: str | None = None,
-                  hands: tuple = ((), ())):
-    """A scenario 1 state on a hand-built board: `placed` maps nose ids of scenario 1 ("s0.1" is
-    a Macute gunner of squad 0, "s2.0" the Fans' leader...) to (cell, facing); every other nose
-    is out of the game. Set-up choices are skipped (no atrophy). Each seat holds the event cards
-    `hands` names (none by default), the rest of its deck stays in the deck."""
+                  hands: tuple = ((), ()), scenario: str = "last_game"):
+    """A scenario 1 state (or `scenario`'s) on a hand-built board: `placed` maps nose ids of
+    scenario 1 ("s0.1" is a Macute gunner of squad 0, "s2.0" the Fans' leader...) to (cell,
+    facing); every other nose is out of the game. Set-up choices are skipped (no atrophy). Each
+    seat holds the event cards `hands` names (none by default), the rest of its deck stays in
+    the deck."""
     from partida.engine.rng import LocalRng
     from partida.games.batallitas.rules import Batallitas
     from partida.games.batallitas.state import GONE, IN_PLAY, SQUAD
     from partida.games.batallitas.world import register_map
 
     game = Batallitas()
-    state = game.new_state("last_game", 2, {}, LocalRng(0))
+    state = game.new_state(scenario, 2, {}, LocalRng(0))
     key = name or "|".join(rows)
     register_map(key, field(rows, edge_legend=SECRET_DOOR).map)
     state.options["map"] = key

@@ -44,6 +44,8 @@ def parse_cell(text: str) -> Pos:
 # --- entering from an edge ----------------------------------------------------------------
 
 def entry_edges(state: BatallitasState, n: Nose) -> list[str]:
+    if n.edge is not None:  # reinforcements enter where the enemy said
+        return [n.edge]
     sq = state.squads[n.squad]
     deploy = scenario_of(state).forces[sq.force].deploy
     if deploy.kind != "edge":

@@ -113,12 +113,19 @@ def overheat(state: BatallitasState, f: Field, rng: Rng, n: Nose, w: Weapon,
     a normal flamethrower impact except that the wielder takes four pupae outright. The weapon
     is gone (RULES.md decision)."""
     assert n.cell is not None
-    centre = n.cell
     n.weapons = [x for x in n.weapons if x != w.id]
     n.ammo.pop(w.id, None)
     n.spares.pop(w.id, None)
-    ev.append(Event("flamethrower_exploded", {"nose": n.id, "cell": list(centre)}))
-    explode(state, f, rng, n, w, centre, critical=False, ev=ev, spared=n.id)
+    ev.append(Event("flamethrower_exploded", {"nose": n.id, "cell": list(n.cell)}))
+    blow_up(state, f, rng, n, w, ev)
+
+
+def blow_up(state: BatallitasState, f: Field, rng: Rng, n: Nose, w: Weapon,
+            ev: list[Event]) -> None:
+    """A flamethrower impact on the nose's own cell: the others under it roll as usual, the
+    nose takes four pupae outright (also Petardo humano)."""
+    assert n.cell is not None
+    explode(state, f, rng, n, w, n.cell, critical=False, ev=ev, spared=n.id)
     hurt(state, n, OVERHEAT_PUPAE, ev)
 
 

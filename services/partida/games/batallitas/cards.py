@@ -2,9 +2,14 @@
 re-rolling one's own attack roll by discarding a card ("Event cards", "Repeating rolls",
 "Event Cards": ¡¡Preeet!!, La suerte del enano, ¡¡Cli-cli-clik!!, ¿Hudson? ¿Apone?, Imagen de
 Milú, ¡¡Ka-boom!!, Si alguien encuentra mi brazo, Furia sesina, Imagen de Dick, ¡¡Vamos nenes,
-por el sargento!!).
+por el sargento!!, and through card_effects.py the other twelve).
 
 A card aimed at one nose or squad is listed once per target: `play:<card>:<target>`.
+
+Windows: a card of timing `any_time` may also be played in the `turn_start`, `activation` and
+`own_action_phase` windows and in the papal seat's `any_time` window after each rebel action;
+`own_action_phase` cards (and `any_time` ones) are listed among the acting seat's squad-phase
+actions, Petardo humano among its Lethal Fan's nose actions.
 
 An attack (a shot, an area shot, an alert shot or a blow) waits in `state.pending` while its
 windows are open: the enemy's before the dice, the enemy's after them, then the roller's re-roll.
@@ -15,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from partida.engine import Event, Rng
+from partida.games.batallitas import card_effects as E
 from partida.games.batallitas.content import EventCard, load
 from partida.games.batallitas.dice import Roll, roll
 from partida.games.batallitas.state import (
@@ -26,6 +32,7 @@ from partida.games.batallitas.state import (
     Squad,
 )
 from partida.games.batallitas.turn import add_mod, give_pajara, hurt
+from partida.games.batallitas.world import field_of
 
 # Rolls that cards impose without dice: a screw-up, and a failure that is not one.
 SCREW_UP = Roll((), 1)
@@ -33,8 +40,17 @@ FAILURE = Roll((), 2)
 
 # Cards whose effect is written so far, by timing and effect (ids lose deck and copy number).
 WRITTEN = {"before_roll": ("whistle",), "after_roll": ("dwarf_luck", "click"),
-           "activation": ("hudson", "fury"), "turn_start": ("milu", "dick", "for_sarge"),
-           "on_jam": ("kaboom",), "on_pupae": ("rolex",)}
+           "activation": ("hudson", "fury"),
+           "turn_start": ("milu", "dick", "for_sarge", "traitor", "incinerators"),
+           "on_jam": ("kaboom",), "on_pupae": ("rolex",),
+           "any_time": ("rights", "full_fire", "born_leader"),
+           "own_action_phase": ("reinforcements", "bombard", "human_bomb"),
+           "pre_game": ("booby_trap",)}
+# Windows in which an `any_time` card may be played too (never while an attack roll waits).
+ANY_TIME_IN = ("turn_start", "activation", "any_time", "own_action_phase")
+# `any_time` cards worth a window after each enemy action (RULES.md decision: Líder nato only
+# matters in its owner's own phases).
+REACTIVE = ("rights", "full_fire")
 # Cards played on a target the holder picks: effect -> the window's candidates.
 REBELS = ("fan", "lethal_fan")
 SHOTS = ("shot", "area", "alert")
@@ -64,8 +80,7 @@ def playable(state: BatallitasState, window: dict[str, Any]) -> list[str]:
     out: dict[str, str] = {}
     for cid in state.hands[window["seat"]]:
         fx = effect(cid)
-        if card(cid).timing == window["timing"] and fx in WRITTEN.get(window["timing"], ()) \
-                and _fits(state, window, fx):
+        if fits_window(cid, window["timing"]) and _fits(state, window, fx):
             out.setdefault(fx, cid)
     listed: list[str] = []
     for fx, cid in out.items():
@@ -74,12 +89,25 @@ def playable(state: BatallitasState, window: dict[str, Any]) -> list[str]:
     return sorted(listed)
 
 
+def fits_window(cid: str, timing: str) -> bool:
+    c = card(cid)
+    if c.timing == "any_time" and timing in ANY_TIME_IN:
+        return effect(cid) in REACTIVE or timing != "any_time"
+    return c.timing == timing and effect(cid) in WRITTEN.get(timing, ())
+
+
 def targets(state: BatallitasState, window: dict[str, Any], fx: str) -> list[str] | None:
     """The targets a card is played on (None: it takes none)."""
     if fx == "fury":  # a Fan or Lethal Fan of the squad just activated
         return [n.id for n in state.members(window["squad"]) if n.status == IN_PLAY]
     if fx == "for_sarge":
         return [str(sq.index) for sq in orphaned(state)]
+    if fx in TARGETED:
+        return TARGETED[fx](state)
+    if fx == "human_bomb":
+        return [window["nose"]]
+    if fx == "booby_trap":
+        return [f"{x},{y}" for x, y in E.trap_cells(state)]
     return None
 
 
@@ -90,8 +118,35 @@ def orphaned(state: BatallitasState) -> list[Squad]:
             and state.nose(sq.original_leader).status not in (IN_PLAY, RESERVE)]
 
 
+TARGETED = {"rights": E.rights_targets, "full_fire": E.full_fire_targets,
+            "born_leader": E.born_leader_targets, "traitor": E.traitor_targets}
+
+
+def reacts(side: str) -> bool:
+    """Whether `side`'s deck holds a card worth a window after each enemy action."""
+    return any(effect(c.id) in REACTIVE for c in load().events.deck(side))  # type: ignore[arg-type]
+
+
 def _fits(state: BatallitasState, window: dict[str, Any], fx: str) -> bool:
     p = state.pending
+    if window["timing"] == "own_action_phase" and window.get("nose") is not None \
+            and fx != "human_bomb":
+        return False  # in a nose's phase only the card played on that nose is listed
+    if fx in TARGETED:
+        return bool(TARGETED[fx](state))
+    if fx == "incinerators":
+        return any(state.squads[n.squad].family in E.PAPAL_FAMILIES and not n.pajara
+                   for n in state.in_play())
+    if fx in ("reinforcements", "bombard"):  # in its own squad phase, between noses
+        fam = state.squads[window["squad"]].family
+        return window.get("nose") is None and (fam == "fanhunter" or fx == "reinforcements"
+                                               and fam == "macute") \
+            and (fx == "bombard" or bool(E.entry_sides(field_of(state))))
+    if fx == "human_bomb":  # a Lethal Fan in its own action phase
+        nid = window.get("nose")
+        return nid is not None and E.is_lethal(state.nose(nid))
+    if fx == "booby_trap":
+        return E.trap_usable(state)
     if fx == "kaboom":  # the jammed short or long firearm is still carried
         n = state.nose(window["nose"])
         return n.status == IN_PLAY and window["weapon"] in n.jammed
@@ -124,8 +179,9 @@ def macutes(state: BatallitasState) -> list[Nose]:
 
 
 def play(state: BatallitasState, rng: Rng, window: dict[str, Any], choice: str,
-         ev: list[Event]) -> None:
-    """Play a card in its window; it leaves the game (RULES.md decision)."""
+         ev: list[Event]) -> dict[str, Any] | None:
+    """Play a card in its window; it leaves the game (RULES.md decision). Returns what is
+    left to do: a `pick` prompt, or {"burst": <first shot>} for ¡¡Fuego al máximo!!."""
     seat = window["seat"]
     cid, _, target = choice.partition(":")
     state.hands[seat].remove(cid)
@@ -148,8 +204,35 @@ def play(state: BatallitasState, rng: Rng, window: dict[str, Any], choice: str,
         for n in state.members(int(target)):
             if n.status in (IN_PLAY, RESERVE):
                 add_mod(n, cid, {"actions": 3}, "turn_end", ev, flaws=("clumsy",))
+    elif fx in LATER:
+        return LATER[fx](state, rng, window, target, cid, ev)
     else:
         _on_roll(state, fx)
+    return None
+
+
+def _pick(what: str, left: int):  # type: ignore[no-untyped-def]
+    def start(state: BatallitasState, rng: Rng, window: dict[str, Any], target: str, cid: str,
+              ev: list[Event]) -> dict[str, Any]:
+        seat = window["seat"] if what != "edge" else 1 - window["seat"]  # the foe picks it
+        return {"kind": "pick", "seat": seat, "card": cid, "what": what, "left": left,
+                "squad": window.get("squad")}
+    return start
+
+
+LATER = {
+    "rights": lambda s, rng, w, t, c, ev: E.rights(s, rng, s.nose(t), ev),
+    "full_fire": lambda s, rng, w, t, c, ev: {"burst": E.full_fire(s, t)},
+    "born_leader": lambda s, rng, w, t, c, ev: E.born_leader(s.nose(t), ev),
+    "traitor": lambda s, rng, w, t, c, ev: E.traitor(s, s.nose(t.split(":")[0]),
+                                                     t.split(":")[1], ev),
+    "human_bomb": lambda s, rng, w, t, c, ev: E.human_bomb(s, rng, s.nose(t), ev),
+    "booby_trap": lambda s, rng, w, t, c, ev: E.set_trap(
+        s, (int(t.split(",")[0]), int(t.split(",")[1])), ev),
+    "incinerators": _pick("pajara", E.PAJARAS),
+    "bombard": _pick("bomb", E.BOMBS),
+    "reinforcements": _pick("edge", 1),
+}
 
 
 def _kaboom(state: BatallitasState, rng: Rng, n: Nose, wid: str, ev: list[Event]) -> None:

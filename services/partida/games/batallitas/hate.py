@@ -32,7 +32,8 @@ def hated(state: BatallitasState, f: Field, n: Nose) -> list[Nose]:
     if "hate" not in n.flaws or n.hates is None or n.cell is None:
         return []
     return [e for e in state.in_play() if e.cell is not None
-            and state.squads[e.squad].family == n.hates and distance(n.cell, e.cell) <= REACH
+            and state.squads[e.squad].family == n.hates and state.side_of(e) != state.side_of(n)
+            and distance(n.cell, e.cell) <= REACH
             and line_of_sight(f, n.cell, e.cell)]
 
 

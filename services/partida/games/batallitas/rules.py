@@ -23,6 +23,7 @@ from partida.engine import (
 )
 from partida.games.batallitas import actions as A
 from partida.games.batallitas import area, cards, dice, hate, leaving, shopping
+from partida.games.batallitas import card_effects as E
 from partida.games.batallitas import combat as C
 from partida.games.batallitas import setup as S
 from partida.games.batallitas import shooting as F
@@ -124,7 +125,8 @@ class Batallitas(Game[BatallitasState]):
         if state.phase == SQUAD:
             return self._squad_actions(state)
         n = state.nose(state.active_nose or "")
-        return A.nose_actions(state, field_of(state), n)
+        out = A.nose_actions(state, field_of(state), n)
+        return out if state.burst is not None else out + self._own_cards(state, n.id)
 
     def default_action(self, state: BatallitasState, seat: Seat) -> str:
         if state.prompts:
@@ -193,7 +195,20 @@ class Batallitas(Game[BatallitasState]):
         out = [] if hating else [Action("end_squad", "end this squad's action phase")]
         out.extend(Action(f"act:{n.id}", f"{n.name} ({n.id}) takes its action phase")
                    for n in ready)
-        return out
+        return out + self._own_cards(state, None)
+
+    def _own_cards(self, state: BatallitasState, nose: str | None) -> list[Action]:
+        """Cards the acting seat may play in its own squad phase (between noses), or on the
+        acting nose (Petardo humano)."""
+        assert state.active_squad is not None
+        seat = state.seat_of(state.squads[state.active_squad].side)
+        return self._card_actions(state, {"seat": seat, "timing": "own_action_phase",
+                                          "squad": state.active_squad, "nose": nose})
+
+    def _card_actions(self, state: BatallitasState, window: dict[str, Any]) -> list[Action]:
+        return [Action(f"play:{c}", f"play {cards.card(c.split(':')[0]).title}"
+                       + (f" on {c.split(':', 1)[1]}" if ":" in c else ""))
+                for c in cards.playable(state, window)]
 
     def _ready(self, state: BatallitasState) -> list[Nose]:
         assert state.active_squad is not None
@@ -206,10 +221,15 @@ class Batallitas(Game[BatallitasState]):
             return [Action(f"leader:{n.id}", f"{n.name} ({n.id}) becomes provisional leader")
                     for n in T.successors(state, state.squads[p["squad"]])]
         if p["kind"] == "card":
-            out = [Action("pass", "play no card")]
-            return out + [Action(f"play:{c}", f"play {cards.card(c.split(':')[0]).title}"
-                                 + (f" on {c.split(':')[1]}" if ":" in c else ""))
-                          for c in cards.playable(state, p)]
+            return [Action("pass", "play no card"), *self._card_actions(state, p)]
+        if p["kind"] == "pick":
+            out = [] if p["what"] == "edge" else [Action("stop", "no more")]
+            return out + [Action(f"pick:{c}", d) for c, d in E.pick_options(state, p)]
+        if p["kind"] == "burst":
+            n = state.nose((state.burst or {}).get("nose", ""))
+            if n.status != IN_PLAY:
+                return [Action("stop", "the burst ends")]
+            return A.burst_actions(state, field_of(state), n)
         if p["kind"] == "reroll":
             return [Action("keep", "keep the roll")] + [
                 Action(f"reroll:{cid}", f"discard {cards.card(cid).title} to roll again")
@@ -246,9 +266,14 @@ class Batallitas(Game[BatallitasState]):
         return out
 
     def _open_alert(self, state: BatallitasState, actor: Nose) -> None:
+        """After an action: the enemy's alert noses may answer, and, when the actor's squad is
+        the active one, the enemy's `any_time` window opens (answered after the alerts)."""
         if state.result is not None or actor.status != IN_PLAY:
             return
         side = "rebel" if state.side_of(actor) == "papal" else "papal"
+        if actor.squad == state.active_squad and state.burst is None \
+                and state.pending is None and cards.reacts(side):
+            T.offer_cards(state, state.seat_of(side), "any_time")
         p = {"kind": "alert", "seat": state.seat_of(side), "target": actor.id, "used": []}
         if self._alert_shots(state, p):
             state.prompts.append(p)
@@ -261,9 +286,23 @@ class Batallitas(Game[BatallitasState]):
         try:
             super().validate(state, seat, action_id)
         except IllegalAction:
+            if seat in self.to_act(state) and self._bomb_allowed(state, action_id):
+                return
             if not (action_id.startswith("fire:") and seat in self.to_act(state)
                     and self._fire_allowed(state, action_id)):
                 raise
+
+    def _bomb_allowed(self, state: BatallitasState, action_id: str) -> bool:
+        """A grenade of the bombing may fall on any outdoor cell, listed or not."""
+        top = state.prompts[-1] if state.prompts else {}
+        if top.get("kind") != "pick" or top.get("what") != "bomb" \
+                or not action_id.startswith("pick:"):
+            return False
+        try:
+            cell = A.parse_cell(action_id[len("pick:"):])
+        except ValueError:
+            return False
+        return A.cell_id(cell) == action_id[len("pick:"):] and E.bomb_allowed(state, cell)
 
     def _fire_allowed(self, state: BatallitasState, action_id: str) -> bool:
         if state.phase != NOSE or state.burst is not None or state.prompts:
@@ -308,6 +347,12 @@ class Batallitas(Game[BatallitasState]):
                 state.setup.pop(0)
             if state.setup:
                 return
+            if "pre_game" not in state.counters:  # Booby Trap's moment, set-up done
+                state.counters["pre_game"] = 1
+                if E.trap_usable(state):
+                    T.offer_cards(state, state.seat_of("rebel"), "pre_game")
+                if state.prompts:
+                    return
             T.start_turn(state, ev)
             if state.prompts:
                 return  # the first turn's card windows
@@ -399,6 +444,7 @@ class Batallitas(Game[BatallitasState]):
         state.squads[n.squad].edge = side
         n.pos, n.facing, n.status = list(p), A.ENTRY_FACING[side], IN_PLAY
         ev.append(Event("entered", {"nose": n.id, "cell": n.pos, "edge": side, "cost": cost}))
+        E.spring_trap(state, rng, n, ev)
         self._open_alert(state, n)
 
     def _do_move(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
@@ -409,6 +455,7 @@ class Batallitas(Game[BatallitasState]):
         T.pay(state, n, cost, "move")
         ev.append(Event("moved", {"nose": n.id, "from": n.pos, "to": list(p), "cost": cost}))
         n.pos = list(p)
+        E.spring_trap(state, rng, n, ev)
         self._open_alert(state, n)
 
     def _do_turn(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
@@ -507,7 +554,54 @@ class Batallitas(Game[BatallitasState]):
                               "target": list(A.parse_cell(rest))}, rng, ev)
 
     def _do_stop(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
-        state.burst = None
+        self._burst_over(state, ev)
+
+    def _burst_over(self, state: BatallitasState, ev: list[Event]) -> None:
+        """The burst ends; ¡¡Fuego al máximo!!'s jams its weapon whatever happened, and its
+        prompt goes."""
+        b, state.burst = state.burst, None
+        if b is not None and b.get("card"):
+            state.prompts = [q for q in state.prompts if q["kind"] != "burst"]
+            n = state.nose(b["nose"])
+            if n.status == IN_PLAY:
+                self._card_jam(n, F.weapon(b["weapon"]), True, ev)
+
+    def _do_play(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        """A card played in one's own phase (`own_action_phase`, `any_time`)."""
+        assert state.active_squad is not None
+        window = {"seat": state.seat_of(state.squads[state.active_squad].side),
+                  "timing": "own_action_phase", "squad": state.active_squad,
+                  "nose": state.active_nose if state.phase == NOSE else None}
+        self._play_card(state, rng, window, rest, ev)
+
+    def _play_card(self, state: BatallitasState, rng: Rng, window: dict[str, Any], choice: str,
+                   ev: list[Event]) -> None:
+        follow = cards.play(state, rng, window, choice, ev)
+        if follow is None or state.result is not None:
+            return
+        if "burst" in follow:  # ¡¡Fuego al máximo!!: the holder steers the free burst
+            state.prompts.append({"kind": "burst", "seat": window["seat"]})
+            self._declare(state, follow["burst"], rng, ev)
+        elif E.pick_options(state, follow):
+            state.prompts.append(follow)
+
+    def _pick(self, state: BatallitasState, p: dict[str, Any], choice: str, rng: Rng,
+              ev: list[Event]) -> None:
+        """One choice of a card's pick prompt: where the reinforcements come on, a pájara, a
+        grenade of the bombing."""
+        if p["what"] == "edge":
+            state.prompts.remove(p)
+            E.reinforce(state, state.squads[p["squad"]], choice, ev)
+            return
+        p["left"] -= 1
+        if p["what"] == "pajara":
+            T.give_pajara(state, state.nose(choice), ev)
+        else:
+            scatter = E.bomb(state, rng, p, A.parse_cell(choice), ev)
+            if scatter is not None and state.result is None:
+                state.prompts.append(scatter)
+        if p["left"] <= 0 or not E.pick_options(state, p):
+            state.prompts = [q for q in state.prompts if q is not p]
 
     def _burst_shot(self, state: BatallitasState, n: Nose, target: tuple[int, int], rng: Rng,
                     ev: list[Event], r: Roll, jam: bool) -> None:
@@ -522,7 +616,7 @@ class Batallitas(Game[BatallitasState]):
         b["last"] = list(target)
         if state.burst is not None and (b["left"] <= 0 or done["screw_up"]
                                         or not F.usable(n, w)):
-            state.burst = None
+            self._burst_over(state, ev)
         self._open_alert(state, n)
 
     # close combat
@@ -569,7 +663,9 @@ class Batallitas(Game[BatallitasState]):
         self._advance(state, rng, ev)
 
     def _windows_open(self, state: BatallitasState) -> bool:
-        return any(q["kind"] in ("card", "reroll") for q in state.prompts)
+        """The pending attack waits on a window at the top of the stack (windows lower down
+        belong to what was going on before it, e.g. a turn's start)."""
+        return bool(state.prompts) and state.prompts[-1]["kind"] in ("card", "reroll")
 
     def _advance(self, state: BatallitasState, rng: Rng, ev: list[Event]) -> None:
         """Carry the pending attack through its windows: the enemy's before the dice, the roll,
@@ -674,7 +770,7 @@ class Batallitas(Game[BatallitasState]):
         if p["kind"] in ("card", "reroll"):
             state.prompts.pop()
             if verb == "play":
-                cards.play(state, rng, p, rest, ev)
+                self._play_card(state, rng, p, rest, ev)
                 if p["timing"] == "before_roll":
                     assert state.pending is not None
                     state.pending["stage"] = "reroll"  # no dice, and nothing to answer after
@@ -683,6 +779,18 @@ class Batallitas(Game[BatallitasState]):
             elif p.get("timing") == "on_pupae":  # passed: the pupae are lost now
                 T.hurt(state, state.nose(p["nose"]), p["pupae"], ev)
             self._advance(state, rng, ev)
+            return
+        if p["kind"] == "pick":
+            if verb == "stop":
+                state.prompts.pop()
+            else:
+                self._pick(state, p, rest, rng, ev)
+            return
+        if p["kind"] == "burst":
+            if verb == "stop":
+                self._burst_over(state, ev)
+            else:
+                self._do_shot(state, rest, rng, ev)
             return
         if p["kind"] == "strategy":
             state.prompts.pop()
@@ -704,7 +812,8 @@ class Batallitas(Game[BatallitasState]):
         if p["kind"] == "scatter":
             state.prompts.pop()
             area.land(state, field_of(state), rng, p, rest, ev)
-            self._open_alert(state, state.nose(p["nose"]))
+            if not p.get("card"):  # a card's grenade is nobody's action to answer
+                self._open_alert(state, state.nose(p["nose"]))
             return
         if p["kind"] == "turn_round":
             state.prompts.pop()

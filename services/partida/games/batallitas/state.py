@@ -62,6 +62,7 @@ class Nose:
     mods: list[dict[str, Any]] = field(default_factory=list)
     goods: dict[str, int] = field(default_factory=dict)  # scenario 2: "snacks", "beers" carried
     trolley: bool = False  # scenario 2: pushing a shopping trolley (the goods are inside)
+    edge: str | None = None  # an entry edge of its own (¡¡Envíen Refuerzos!!: the foe picks it)
 
     @property
     def cell(self) -> Pos | None:
