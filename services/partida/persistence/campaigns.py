@@ -68,7 +68,7 @@ def check_match(s: Session, match: records.Match) -> None:
                           .filter_by(campaign_id=match.campaign_id)))
     members = dict(s.execute(sa.select(models.CampaignMember.player_id,
                                        models.CampaignMember.team)
-                             .filter_by(campaign_id=match.campaign_id)).tuples())
+                             .filter_by(campaign_id=match.campaign_id)).all())
     for seat in match.seats:
         if seat.campaign_team and seat.campaign_team not in teams:
             raise FailedPrecondition(f"seat {seat.seat}: the campaign has no team "
@@ -167,7 +167,7 @@ class Campaigns:
             finished = s.execute(
                 sa.select(match.match_id, match.scenario_id, match.finished_at)
                 .where(match.campaign_id == campaign_id, match.status == models.FINISHED)
-                .order_by(match.finished_at, match.match_id)).tuples().all()
+                .order_by(match.finished_at, match.match_id)).all()
             seat, result = models.MatchSeat, models.Result
             seated = s.execute(
                 sa.select(seat.match_id, seat.campaign_team, result.result == models.WIN)
@@ -175,7 +175,7 @@ class Campaigns:
                 .join(result, sa.and_(result.match_id == seat.match_id,
                                       result.seat == seat.seat))
                 .where(match.campaign_id == campaign_id, seat.campaign_team.is_not(None))
-            ).tuples().all()
+            ).all()
         results, table = standings(teams, row.scenario_ids, finished, seated)
         return records.Campaign(
             campaign_id, row.game_id, teams, tuple(row.scenario_ids), utc(row.created_at),
