@@ -1,0 +1,123 @@
+"""Campaign tickets (Dynamit Joe, Rulebook 9: a campaign's scenarios are played by teams):
+checked against the real campaign in a persistence store when opened, pooled only with their
+campaign, and proposed with each ticket's team."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+import partida.engine
+from partida.matchmaking.matcher import ConstantRatings
+from partida.matchmaking.pools import Policy, catalog_of, form_matches
+from partida.matchmaking.service import MatchmakingServicer
+from partida.matchmaking.store import MemoryTicketStore
+from partida.persistence import records
+from partida.persistence.db import make_engine, migrate
+from partida.persistence.store import PersistenceStore
+from partida.platform import errors
+from partida.platform.assembly import StoreRatings
+from partida.v1 import matchmaking_pb2 as pb
+from tests.unit.matchmaking.factory import POLICY, ticket
+from tests.unit.matchmaking.test_service import as_player
+from tests.unit.persistence.support import SEED, a_match, started
+
+CATALOG = catalog_of(g.info for g in partida.engine.all_games())
+
+
+@pytest.fixture
+def store(tmp_path) -> Any:
+    engine = make_engine(f"sqlite:///{tmp_path / 'partida.db'}")
+    migrate(engine)
+    yield PersistenceStore(engine)
+    engine.dispose()
+
+
+@pytest.fixture
+def cast(store) -> dict[str, str]:
+    """ana in the posse, cy in the gang, of campaign c1 over every Dynamit Joe scenario."""
+    ids = {name: store.create_player("acme", name, name).player_id for name in ("ana", "cy")}
+    store.create_campaign("c1", "dynamit_joe", [s.scenario_id for s in CATALOG["dynamit_joe"]],
+                          [records.CampaignTeam("posse", (ids["ana"],)),
+                           records.CampaignTeam("gang", (ids["cy"],))])
+    return ids
+
+
+def servicer(tickets: MemoryTicketStore, store: PersistenceStore | None) -> MatchmakingServicer:
+    return MatchmakingServicer(tickets, ConstantRatings(), ticket_ttl_seconds=60,
+                               catalog=CATALOG, campaigns=StoreRatings(store) if store else None)
+
+
+def request(**fields: Any) -> pb.CreateTicketRequest:
+    return pb.CreateTicketRequest(**({"game_id": "dynamit_joe", "scenario_id": "arrest",
+                                      "seats": 2, "request_id": "r", "campaign_id": "c1",
+                                      "campaign_team": "posse"} | fields))
+
+
+def test_a_campaign_ticket_carries_its_campaign_and_team(store, cast):
+    tickets = MemoryTicketStore()
+    opened = as_player(cast["ana"], servicer(tickets, store).CreateTicket, request()).ticket
+    assert (opened.campaign_id, opened.campaign_team) == ("c1", "posse")
+    assert [(t.campaign_id, t.campaign_team) for t in tickets.searching()] == [("c1", "posse")]
+
+
+REFUSED = {
+    "team without campaign": (request(campaign_id=""), errors.InvalidArgument),
+    "campaign without team": (request(campaign_team=""), errors.InvalidArgument),
+    "any scenario": (request(scenario_id=""), errors.InvalidArgument),
+    "unknown campaign": (request(campaign_id="c9"), errors.NotFound),
+    "another game": (request(game_id="montanas", scenario_id="standard"),
+                     errors.FailedPrecondition),
+    "another team": (request(campaign_team="gang"), errors.FailedPrecondition),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_a_ticket_the_campaign_would_refuse_is_not_opened(store, cast, case):
+    tickets = MemoryTicketStore()
+    req, error = REFUSED[case]
+    with pytest.raises(error):
+        as_player(cast["ana"], servicer(tickets, store).CreateTicket, req)
+    assert tickets.searching() == []
+
+
+def test_a_scenario_the_campaign_played_is_not_asked_for_again(store, cast):
+    """Rulebook 9: each scenario is played once in a campaign."""
+    match = replace(a_match("m1", game_id="dynamit_joe", campaign_id="c1"),
+                    scenario_id="arrest",
+                    seats=(records.Seat(0, cast["ana"], campaign_team="posse"),
+                           records.Seat(1, cast["cy"], campaign_team="gang")))
+    started(store, match, actions=1)
+    store.finish_match("m1", records.Outcome((0,), False, "arrested"), SEED)
+    tickets = MemoryTicketStore()
+    with pytest.raises(errors.FailedPrecondition):
+        as_player(cast["ana"], servicer(tickets, store).CreateTicket, request())
+    as_player(cast["ana"], servicer(tickets, store).CreateTicket,
+              request(scenario_id="rivalry"))
+    assert [t.scenario_id for t in tickets.searching()] == ["rivalry"]
+
+
+def test_a_server_without_campaigns_refuses_campaign_tickets(store, cast):
+    with pytest.raises(errors.FailedPrecondition):
+        as_player(cast["ana"], servicer(MemoryTicketStore(), None).CreateTicket, request())
+
+
+def test_campaign_tickets_meet_only_tickets_of_their_campaign():
+    plain = ticket("a", created=0)
+    posse = replace(ticket("b", created=1), campaign_id="c1", campaign_team="posse")
+    gang = replace(ticket("c", created=2), campaign_id="c1", campaign_team="gang")
+    other = replace(ticket("d", created=3), campaign_id="c2", campaign_team="gang")
+    proposals = form_matches([plain, posse, gang, other], 5, POLICY)
+    assert [(p.ticket_ids, p.campaign_id, p.campaign_teams) for p in proposals] == [
+        (("b", "c"), "c1", ("posse", "gang"))]
+
+
+def test_bot_seats_of_a_campaign_table_play_for_no_team():
+    policy = Policy(POLICY.catalog, bot_fill_after_seconds=1.0, bot="heuristic")
+    alone = replace(ticket("a", bots=True), campaign_id="c1", campaign_team="posse")
+    [proposal] = form_matches([alone], 5, policy)
+    assert proposal.seats == [("p-a", None), (None, "heuristic")]
+    assert (proposal.campaign_id, proposal.campaign_teams) == ("c1", ("posse",))
+    assert proposal.request_id != replace(proposal, campaign_id="c2").request_id
