@@ -27,17 +27,19 @@ def unframed(rows: list[str]) -> list[str]:
 
 
 SECRET_DOOR = {"s": {"kind": "door", "name": "secret door", "feature": "secret_door"}}
+FLAP = {"f": {"terrain": "minor", "indoor": True, "name": "counter flap", "feature": "flap",
+              "flap": True}}
 
 
 def field(grid: list[str], *, noses=(), open_doors=(), flaps=(), blasts=None,
-          edge_legend=None) -> Field:
+          edge_legend=None, legend=None) -> Field:
     """A one-board field from a full grid picture (or from bare cell rows)."""
     if "+" not in grid[0]:
         grid = open_grid(grid)
     h, w = (len(grid) - 1) // 2, (len(grid[0]) - 1) // 2
     board = parse_board(SHARED, BoardFile(
         number=1, title="test", version=1, reconstruction=False, reconstructs=("test",),
-        width=w, height=h, legend={}, edge_legend=edge_legend or {}, notes=(),
+        width=w, height=h, legend=legend or {}, edge_legend=edge_legend or {}, notes=(),
         grid=tuple(grid)))
     m = Map.assemble({1: board}, [Placement(board=1, col=0, row=0)])
     return Field(m, noses=frozenset(noses), open_doors=frozenset(open_doors),
@@ -72,7 +74,7 @@ def game_position(rows: list[str], placed: dict, *, turn: int = 3, name: str | N
     game = Batallitas()
     state = game.new_state(scenario, 2, {}, LocalRng(0))
     key = name or "|".join(rows)
-    register_map(key, field(rows, edge_legend=SECRET_DOOR).map)
+    register_map(key, field(rows, edge_legend=SECRET_DOOR, legend=FLAP).map)
     state.options["map"] = key
     state.setup, state.phase, state.turn = [], SQUAD, turn
     for seat, hand in enumerate(hands):

@@ -5,8 +5,10 @@ door", deployment from board edges)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from partida.engine import Action
-from partida.games.batallitas import hate, leaving, shopping
+from partida.games.batallitas import doors, hate, leaving, shopping
 from partida.games.batallitas.combat import (
     close_weapons,
     combat_dice,
@@ -15,14 +17,13 @@ from partida.games.batallitas.combat import (
     sweeps,
     targets,
 )
-from partida.games.batallitas.content import Door, Pos, load
+from partida.games.batallitas.content import Pos, load
 from partida.games.batallitas.geometry import FACINGS, front_cells, quarter_turns
 from partida.games.batallitas.grid import Field
 from partida.games.batallitas.movement import can_step, step_cost, turn_cost
 from partida.games.batallitas.shooting import burst_cells, firearms, first_targets, usable, weapon
 from partida.games.batallitas.state import IN_PLAY, RESERVE, BatallitasState, Nose
-from partida.games.batallitas.turn import can_pay, scenario_of
-from partida.games.batallitas.world import door_cells, facing_door, state_map
+from partida.games.batallitas.turn import available, can_pay, scenario_of
 
 # Facing of a nose that has just come on from an edge (RULES.md decision: into the board).
 ENTRY_FACING = {"north": "S", "south": "N", "east": "W", "west": "E"}
@@ -74,43 +75,59 @@ def entries(state: BatallitasState, f: Field, n: Nose) -> list[tuple[str, Pos, i
     return out
 
 
-# --- doors --------------------------------------------------------------------------------
-
-def door_refusal(state: BatallitasState, n: Nose, door: Door, opening: bool) -> str | None:
-    """Opening: in front of a leaf and facing it; closing: in front of a leaf, any facing.
-    Automatic doors take no action; one-way and secret doors limit who and from where."""
-    if n.cell is None or door.spec.automatic:
-        return "this door is not worked by hand"
-    if n.cell not in door_cells(door):
-        return "not in front of the door"
-    if opening and door.id in state.open_doors or not opening and door.id not in state.open_doors:
-        return "the door is already so"
-    m = state_map(state)
-    sc = scenario_of(state)
-    spec = door.spec
-    rule = sc.secret_door if spec.feature == "secret_door" else None
-    if rule is not None:
-        families = rule.get("families") or []
-        if state.squads[n.squad].family not in families:  # type: ignore[operator]
-            return "only the scenario's own noses work the secret door"
-    opens_from = spec.opens_from or (rule or {}).get("opens_from")
-    if opening and opens_from == "indoor" and not m.cell(n.cell).indoor:
-        return "it opens only from inside"
-    inside_of = opens_from[len("outside:"):] if isinstance(opens_from, str) \
-        and opens_from.startswith("outside:") else None
-    if opening and inside_of is not None and m.cell(n.cell).feature == inside_of:
-        return "it opens only from outside"
-    if opening and not facing_door(m, n.cell, n.facing, door):
-        return "a door is opened facing it"
-    return None
-
-
 # --- listing ------------------------------------------------------------------------------
 
 def nose_actions(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
     """What the nose may do in its action phase, "done" first, within hate's grip (flaw
-    "Hate")."""
+    "Hate"). A command nose standing in a friend's cell may only step on (knack "Command")."""
+    if passing_through(state, n):
+        return [a for a in free_actions(state, f, n) if a.id.startswith("move:")]
     return hate.restrict(state, f, n, free_actions(state, f, n))
+
+
+def passing_through(state: BatallitasState, n: Nose) -> bool:
+    """The nose shares its cell with a friend (it is moving through it)."""
+    return n.cell is not None and any(m.cell == n.cell for m in state.in_play() if m is not n)
+
+
+def _friends(state: BatallitasState, n: Nose) -> frozenset[Pos]:
+    """Cells a command nose may move through: those of other noses of its side."""
+    if "command" not in n.knacks:
+        return frozenset()
+    return frozenset(m.cell for m in state.in_play() if m is not n and m.cell is not None
+                     and state.side_of(m) == state.side_of(n))
+
+
+def steps(state: BatallitasState, f: Field, n: Nose) -> list[tuple[Pos, int]]:
+    """Cells the nose may step to now, with their cost. A command nose goes through friends'
+    cells as if empty, but only into one it can afford to step out of again (RULES.md
+    decision: it may not end its movement there)."""
+    assert n.cell is not None
+    here, command = n.cell, "command" in n.knacks
+    friends = _friends(state, n)
+    g = replace(f, noses=f.noses - friends) if friends else f
+    out = []
+    for p in _around(here):
+        if not can_step(g, here, p):
+            continue
+        cost = step_cost(f, here, n.facing, p, command=command)
+        if not can_pay(state, n, cost, "move"):
+            continue
+        if p in friends and not _way_out(replace(g, noses=g.noses - {here}), n, p, friends,
+                                         available(state, n) - cost):
+            continue
+        out.append((p, cost))
+    return out
+
+
+def _around(p: Pos) -> list[Pos]:
+    return [(p[0] + dx, p[1] + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy]
+
+
+def _way_out(g: Field, n: Nose, at: Pos, friends: frozenset[Pos], budget: int) -> bool:
+    """From a friend's cell, a step to a free cell within `budget` points."""
+    return any(q not in friends and can_step(g, at, q)
+               and step_cost(g, at, n.facing, q, command=True) <= budget for q in _around(at))
 
 
 def free_actions(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
@@ -128,14 +145,8 @@ def free_actions(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
     if n.status != IN_PLAY or n.cell is None:
         return out
     here = n.cell
-    for dy in (-1, 0, 1):
-        for dx in (-1, 0, 1):
-            p = (here[0] + dx, here[1] + dy)
-            if p != here and can_step(f, here, p):
-                cost = step_cost(f, here, n.facing, p, command="command" in n.knacks)
-                if can_pay(state, n, cost, "move"):
-                    out.append(Action(f"move:{cell_id(p)}", f"{n.name} moves to {cell_id(p)} "
-                                      f"({cost})"))
+    out.extend(Action(f"move:{cell_id(p)}", f"{n.name} moves to {cell_id(p)} ({cost})")
+               for p, cost in steps(state, f, n))
     for facing in FACINGS:
         if facing != n.facing:
             cost = turn_cost(f, here, quarter_turns(n.facing, facing))
@@ -150,11 +161,7 @@ def free_actions(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
                           f"{cell_id(p)} ({cost})") for p in first_targets(state, f, n, w))
     out.extend(_blows(state, f, n))
     out.extend(_sweeps(state, f, n))
-    for door in f.map.doors:
-        for verb, opening in (("open", True), ("close", False)):
-            if door_refusal(state, n, door, opening) is None and can_pay(state, n, c["generic"],
-                                                                       verb):
-                out.append(Action(f"{verb}:{door.id}", f"{n.name} {verb}s the {door.spec.name}"))
+    out.extend(doors.actions(state, f, n))
     out.extend(_upkeep(state, n))
     out.extend(shopping.actions(state, f, n))
     out.extend(leaving.actions(state, f, n))

@@ -109,6 +109,7 @@ class Field:
     noses: frozenset[Pos] = frozenset()
     open_doors: frozenset[int] = frozenset()
     open_flaps: frozenset[Pos] = frozenset()
+    open_edges: frozenset[EdgeKey] = frozenset()  # single open leaves of a partly open door
     # Lingering explosion templates: "blocks" (flamethrower) or "slows" (tear gas).
     blasts: Mapping[Pos, str] = field(default_factory=dict)
     # Cells made obstacles by something lying there (scenario 2's abandoned trolleys).
@@ -125,7 +126,7 @@ class Field:
         if key in self.map.walls:
             return True
         door = self.map.door_of.get(key)
-        return door is not None and door not in self.open_doors
+        return door is not None and door not in self.open_doors and key not in self.open_edges
 
     def shut_between(self, a: Pos, b: Pos) -> bool:
         return self.shut(edge_between(a, b))

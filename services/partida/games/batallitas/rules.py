@@ -22,7 +22,7 @@ from partida.engine import (
     copy_plain,
 )
 from partida.games.batallitas import actions as A
-from partida.games.batallitas import area, cards, dice, hate, leaving, shopping
+from partida.games.batallitas import area, cards, dice, doors, hate, leaving, shopping
 from partida.games.batallitas import card_effects as E
 from partida.games.batallitas import combat as C
 from partida.games.batallitas import setup as S
@@ -268,8 +268,9 @@ class Batallitas(Game[BatallitasState]):
     def _open_alert(self, state: BatallitasState, actor: Nose) -> None:
         """After an action: the enemy's alert noses may answer, and, when the actor's squad is
         the active one, the enemy's `any_time` window opens (answered after the alerts)."""
-        if state.result is not None or actor.status != IN_PLAY:
-            return
+        if state.result is not None or actor.status != IN_PLAY \
+                or A.passing_through(state, actor):
+            return  # (RULES.md decision: nothing answers a step onto a friend's cell)
         side = "rebel" if state.side_of(actor) == "papal" else "papal"
         if actor.squad == state.active_squad and state.burst is None \
                 and state.pending is None and cards.reacts(side):
@@ -467,24 +468,23 @@ class Batallitas(Game[BatallitasState]):
         n.facing = rest
         self._open_alert(state, n)
 
-    def _door_action(self, state: BatallitasState, rest: str, verb: str,
-                     ev: list[Event]) -> None:
-        n = self._actor(state)
-        T.pay(state, n, A.costs()["generic"], verb)
-        door = int(rest)
-        if verb == "open":
-            state.open_doors = sorted({*state.open_doors, door})
-        else:
-            state.open_doors = [d for d in state.open_doors if d != door]
-        ev.append(Event(f"door_{verb}ed" if verb == "open" else "door_closed",
-                        {"nose": n.id, "door": door}))
-        self._open_alert(state, n)
-
     def _do_open(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
-        self._door_action(state, rest, "open", ev)
+        doors.work_door(state, self._actor(state), "open", rest, ev)
+        self._open_alert(state, self._actor(state))
 
     def _do_close(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
-        self._door_action(state, rest, "close", ev)
+        doors.work_door(state, self._actor(state), "close", rest, ev)
+        self._open_alert(state, self._actor(state))
+
+    def _do_open_flap(self, state: BatallitasState, rest: str, rng: Rng,
+                      ev: list[Event]) -> None:
+        doors.work_flap(state, self._actor(state), "open", rest, ev)
+        self._open_alert(state, self._actor(state))
+
+    def _do_close_flap(self, state: BatallitasState, rest: str, rng: Rng,
+                       ev: list[Event]) -> None:
+        doors.work_flap(state, self._actor(state), "close", rest, ev)
+        self._open_alert(state, self._actor(state))
 
     def _do_alert(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
         n = self._actor(state)

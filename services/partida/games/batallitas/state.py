@@ -128,7 +128,9 @@ class BatallitasState:
     hands: list[list[str]] = field(default_factory=list)  # per seat: event card ids (hidden)
     decks: list[list[str]] = field(default_factory=list)  # per seat: the rest (hidden order)
     markers: list[dict[str, Any]] = field(default_factory=list)  # kind, pos, face_down, owner
-    open_doors: list[int] = field(default_factory=list)
+    open_doors: list[int] = field(default_factory=list)  # doors open whole
+    open_leaves: list[list[int]] = field(default_factory=list)  # [door, leaf]: partly open
+    open_flaps: list[list[int]] = field(default_factory=list)  # flap cells open
     blasts: list[dict[str, Any]] = field(default_factory=list)  # pos, kind, squad
     burst: dict[str, Any] | None = None  # a burst under way: nose, weapon, left, last
     pending: dict[str, Any] | None = None  # an attack roll between its card windows (cards.py)

@@ -67,4 +67,7 @@ def field_of(state: BatallitasState) -> Field:
     blasts = {(b["pos"][0], b["pos"][1]): b["kind"] for b in state.blasts}
     clutter = frozenset((k["pos"][0], k["pos"][1]) for k in state.markers
                         if k["kind"] == "trolley" and k.get("pos") is not None)
-    return Field(m, noses=noses, open_doors=frozenset(opened), blasts=blasts, clutter=clutter)
+    leaves = frozenset(m.doors[d].edges[leaf] for d, leaf in state.open_leaves)
+    flaps = frozenset((x, y) for x, y in state.open_flaps)
+    return Field(m, noses=noses, open_doors=frozenset(opened), blasts=blasts, clutter=clutter,
+                 open_edges=leaves, open_flaps=flaps)
