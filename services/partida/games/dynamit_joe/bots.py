@@ -38,7 +38,9 @@ class HeuristicBot:
     def _prompt(self, view: Mapping[str, Any], prompt: Mapping[str, Any], ids: list[str]) -> str:
         kind = prompt["kind"]
         if kind in ("joker", "initiative", "chip_ambush"):
-            return {"joker": "play", "initiative": "initiative", "chip_ambush": "act"}[kind]
+            # A joker decision may be a bluff window with only "pass" (not holding the card).
+            best = {"joker": "play", "initiative": "initiative", "chip_ambush": "act"}[kind]
+            return best if best in ids else "pass"
         if kind == "window":
             shots = [a for a in ids if ":shoot:" in a or ":double:" in a]
             return shots[0] if shots else "pass"

@@ -58,6 +58,20 @@ def holds(state: JoeState, name: str | None, joker: str) -> bool:
     return c["joker"] == joker and not c["dead"] and not c["captured"] and not c["left"]
 
 
+def could_hold(state: JoeState, name: str | None, joker: str) -> bool:
+    """Whether the table, seeing only public facts, must allow that `name` holds `joker`: he
+    is still in play with his joker face down, and the deck's copies of that joker have not all
+    been played. Out-of-turn joker decisions are offered on this, not on the card itself, so
+    being asked tells the other seats nothing (2.7: jokers stay secret)."""
+    if name is None:
+        return False
+    c = state.chars[name]
+    if not c["joker"] or c["dead"] or c["captured"] or c["left"]:
+        return False
+    played = sum(o["jokers_played"].count(joker) for o in state.chars.values())
+    return played < load().decks.jokers.count(joker)
+
+
 def ask(state: JoeState, name: str, joker: str) -> None:
     state.prompt = {"kind": "joker", "joker": joker, "char": name,
                     "seat": state.chars[name]["seat"]}
@@ -97,7 +111,8 @@ def answer(state: JoeState, play: bool, ev: list[Event]) -> None:
 
 
 def _offer(state: JoeState, task: dict[str, Any], name: str | None, joker: str) -> None:
-    if holds(state, name, joker) and joker not in task.get("declined", []):
+    """Ask whoever might hold the joker (a bluff window for the others: only "pass")."""
+    if could_hold(state, name, joker) and joker not in task.get("declined", []):
         assert name is not None
         ask(state, name, joker)
 

@@ -7,7 +7,7 @@ themselves in `actions`, lines of sight in `geometry`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from partida.engine import (
@@ -339,12 +339,13 @@ class DynamitJoe(Game[JoeState]):
             return A.options(state, state.active, A.TURN, state.ap)
         name = p.get("char", "")
         kind = p["kind"]
-        if kind == "joker":
-            return [("play", f"{name} plays the {p['joker']} joker"),
-                    ("pass", f"{name} keeps the joker")]
-        if kind == "initiative":
-            return [("initiative", f"{name} plays Initiative and takes the turn now"),
-                    ("pass", f"{name} keeps the joker")]
+        if kind in ("joker", "initiative"):
+            # Asked whoever might hold it (R.could_hold); only the holder may play it.
+            joker = p.get("joker", "initiative")
+            if state.chars[name]["joker"] != joker:
+                return [("pass", f"{name} has no {joker} joker to play")]
+            play = "play" if kind == "joker" else "initiative"
+            return [(play, f"{name} plays the {joker} joker"), ("pass", f"{name} keeps the joker")]
         if kind == "chip_ambush":
             return [("stay", f"{name} stays in ambush"), ("act", f"{name} takes the turn")]
         if kind == "clumsy":
@@ -358,25 +359,9 @@ class DynamitJoe(Game[JoeState]):
             return self._place_options(state)
         if kind == "hand":
             return self._hand_options(state)
-        return [("pass", f"{name} lets it go"), *self._window_options(state, name)]
-
-    def _window_options(self, state: JoeState, name: str) -> list[tuple[str, str]]:
-        """An interrupt: one action of a character in ambush (5.7), an instinctive shot or an
-        adrenaline move (jokers), after an opponent's action."""
-        out: list[tuple[str, str]] = []
-        c = state.chars[name]
-        actor = state.prompt["actor"] if state.prompt else None
-        if actor is None or not state.standing(actor) or not state.standing(name):
-            return out
-        if c["ambush"] and A.sees(state, name, actor).visible:
-            out += [(f"amb:{i}", f"Ambush: {d}") for i, d in A.options(state, name, A.AMBUSH)]
-        if c["joker"] == "instinctive_shot":
-            out += [(f"inst:{i}", f"Instinctive shot: {d}")
-                    for i, d in A.options(state, name, A.INSTINCT)]
-        if c["joker"] == "adrenaline" and _mutual(state, name, actor):
-            out += [(f"adr:{i}", f"Adrenaline: {d}")
-                    for i, d in A.options(state, name, A.ADRENALINE)]
-        return out
+        return [("pass", f"{name} lets it go"),
+                *_window_options(state, name, p["actor"],
+                                 lambda j: state.chars[name]["joker"] == j)]
 
     def default_action(self, state: JoeState, seat: Seat) -> str:
         p = state.prompt
@@ -480,10 +465,12 @@ class DynamitJoe(Game[JoeState]):
             state.queue[0:0] = windows
         elif t == "window":
             state.queue.pop(0)
-            state.prompt = {"kind": "window", "char": task["char"], "actor": task["actor"],
-                            "seat": state.chars[task["char"]]["seat"]}
-            if len(self._choices(state)) == 1:
-                state.prompt = None
+            name, actor = task["char"], task["actor"]
+            # Open to whoever might have an interrupt on public facts (an ambush is public, a
+            # joker is only "might hold"), so the window shows nothing of the hidden card.
+            if _window_options(state, name, actor, lambda j: R.could_hold(state, name, j)):
+                state.prompt = {"kind": "window", "char": name, "actor": actor,
+                                "seat": state.chars[name]["seat"]}
         elif t == "hit":
             if R.step_hit(state, task, rng, ev) and state.queue and state.queue[0] is task:
                 state.queue.pop(0)
@@ -517,7 +504,7 @@ class DynamitJoe(Game[JoeState]):
             if state.result is not None:
                 return
         holders = [n for n in state.pool if n not in state.asked and state.standing(n)
-                   and state.chars[n]["joker"] == "initiative" and not state.chars[n]["dormant"]]
+                   and R.could_hold(state, n, "initiative") and not state.chars[n]["dormant"]]
         if holders:
             state.asked.append(holders[0])
             state.prompt = {"kind": "initiative", "char": holders[0],
@@ -748,8 +735,9 @@ class DynamitJoe(Game[JoeState]):
         out = state.clone()
         for name in sorted(out.piles):
             rng.shuffle(out.piles[name])
-        fixed = out.prompt["char"] if out.prompt and out.prompt["kind"] == "joker" else None
-        hidden = [n for n in out.order if out.chars[n]["joker"] and n != fixed
+        # Every face-down joker but the seat's own is dealt again: a pending joker decision
+        # says nothing of the card (it is offered to whoever might hold it).
+        hidden = [n for n in out.order if out.chars[n]["joker"]
                   and (seat is None or out.chars[n]["seat"] != seat)]
         jokers = [out.chars[n]["joker"] for n in hidden] + out.jokers_left
         rng.shuffle(jokers)
@@ -783,6 +771,26 @@ class DynamitJoe(Game[JoeState]):
 
 def _mutual(state: JoeState, a: str, b: str) -> bool:
     return A.sees(state, a, b).visible or A.sees(state, b, a).visible
+
+
+_WINDOW_JOKERS = (("inst", "instinctive_shot", A.INSTINCT, "Instinctive shot"),
+                  ("adr", "adrenaline", A.ADRENALINE, "Adrenaline"))
+
+
+def _window_options(state: JoeState, name: str, actor: str,
+                    holding: Callable[[str], bool]) -> list[tuple[str, str]]:
+    """An interrupt after an opponent's action: one action of a character in ambush (5.7), an
+    instinctive shot or an adrenaline move (jokers) for whom `holding(joker)` says so."""
+    out: list[tuple[str, str]] = []
+    c = state.chars[name]
+    if not state.standing(actor) or not state.standing(name):
+        return out
+    if c["ambush"] and A.sees(state, name, actor).visible:
+        out += [(f"amb:{i}", f"Ambush: {d}") for i, d in A.options(state, name, A.AMBUSH)]
+    for prefix, joker, mode, title in _WINDOW_JOKERS:
+        if holding(joker) and (joker != "adrenaline" or _mutual(state, name, actor)):
+            out += [(f"{prefix}:{i}", f"{title}: {d}") for i, d in A.options(state, name, mode)]
+    return out
 
 
 def _options(options: Mapping[str, Any]) -> dict[str, Any]:
