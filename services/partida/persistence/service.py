@@ -19,7 +19,12 @@ from partida.persistence.store import PersistenceStore
 from partida.platform import metrics
 from partida.platform.auth import Authority, Principal, require_player, require_service
 from partida.platform.calls import caller
-from partida.platform.errors import InvalidArgument, PermissionDenied, Unauthenticated
+from partida.platform.errors import (
+    InvalidArgument,
+    PermissionDenied,
+    ServiceError,
+    Unauthenticated,
+)
 from partida.platform.server import Registration
 from partida.v1 import persistence_pb2 as pb
 from partida.v1 import persistence_pb2_grpc, players_pb2, players_pb2_grpc
@@ -38,7 +43,8 @@ def _page_fields(page: Page) -> dict[str, Any]:
 
 
 # The store's writes, timed by TimedStore: the durable record's and the dice streams'.
-WRITES = ("create_player", "record_match", "update_seat", "append_log", "finish_match",
+WRITES = ("create_player", "record_match", "update_seat", "append_log", "append_logs",
+          "finish_match",
           "create_stream", "advance", "reveal")
 
 
@@ -76,6 +82,14 @@ def live_matches(engine: sa.Engine) -> Callable[[], dict[str, int]]:
     return count
 
 
+def _append_result(outcome: tuple[int, bytes] | Exception) -> pb.AppendLogResult:
+    if isinstance(outcome, ServiceError):
+        return pb.AppendLogResult(code=outcome.code.value[0], message=outcome.message)
+    if isinstance(outcome, Exception):
+        raise outcome  # not a refusal (the database failed): the whole call fails
+    return pb.AppendLogResult(last_sequence=outcome[0], last_hash=outcome[1])
+
+
 class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
     def __init__(self, store: PersistenceStore) -> None:
         self._store = store
@@ -100,6 +114,25 @@ class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
         match_id = validate.identifier("match_id", request.match_id)
         last, digest = self._store.append_log(match_id, validate.log_records(request.records))
         return pb.AppendLogResponse(last_sequence=last, last_hash=digest)
+
+    def AppendLogs(self, request: pb.AppendLogsRequest, context: Any) -> pb.AppendLogsResponse:
+        require_service(caller())
+        if not 1 <= len(request.appends) <= validate.MAX_APPENDS:
+            raise InvalidArgument(f"appends must hold 1 to {validate.MAX_APPENDS} appends")
+        results: list[pb.AppendLogResult | None] = []
+        valid: list[tuple[str, list[Any]]] = []
+        for append in request.appends:  # a malformed append is refused alone
+            try:
+                valid.append((validate.identifier("match_id", append.match_id),
+                              validate.log_records(append.records)))
+                results.append(None)
+            except ServiceError as e:
+                results.append(pb.AppendLogResult(code=e.code.value[0], message=e.message))
+        stored = iter(self._store.append_logs(valid))
+        for i, result in enumerate(results):
+            if result is None:
+                results[i] = _append_result(next(stored))
+        return pb.AppendLogsResponse(results=results)
 
     def FinishMatch(self, request: pb.FinishMatchRequest, context: Any) -> pb.FinishMatchResponse:
         require_service(caller())

@@ -11,6 +11,7 @@ import hashlib
 import uuid
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -185,6 +186,28 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
         _check_run(new)
         result: tuple[int, bytes] = self._appends.run(match_id, (match_id, new))
         return result
+
+    def append_logs(self, appends: Sequence[tuple[str, Sequence[records.LogRecord]]]
+                    ) -> list[tuple[int, bytes] | Exception]:
+        """Several appends (to one or more matches) at once, each kept or refused alone as
+        `append_log` would: per append, the new (sequence, hash) or why it was refused."""
+        outcome: list[tuple[int, bytes] | Exception] = []
+        queued: list[tuple[int, tuple[str, Any]]] = []
+        for i, (match_id, new) in enumerate(appends):
+            try:
+                _check_run(new)
+            except InvalidArgument as e:
+                outcome.append(e)
+                continue
+            outcome.append(InvalidArgument("not written"))  # replaced below
+            queued.append((i, (match_id, (match_id, new))))
+        done = self._appends.run_all([item for _, item in queued])
+        for (i, _), pending in zip(queued, done, strict=True):
+            error = pending.error
+            if error is not None and not isinstance(error, Exception):
+                raise error  # KeyboardInterrupt and the like are not a refusal
+            outcome[i] = error if error is not None else pending.result
+        return outcome
 
     def get_match_log(self, match_id: str) -> tuple[records.Match, list[records.LogRecord]]:
         with self._read.begin() as s:

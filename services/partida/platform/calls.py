@@ -165,7 +165,11 @@ class CallContextInterceptor(grpc.ServerInterceptor):
 
 
 def _downstream(e: grpc.RpcError) -> str:
-    code = e.code() if hasattr(e, "code") else None
+    return downstream_failure(e.code() if hasattr(e, "code") else None)
+
+
+def downstream_failure(code: grpc.StatusCode | None) -> str:
+    """What a client is told when a service this one called failed or refused."""
     name = code.name if code is not None else "an error"
     return f"a service this call depends on answered {name}; retry with the same request id"
 

@@ -9,7 +9,9 @@ from typing import Any
 
 import grpc
 
-from partida.platform.errors import AlreadyExists, NotFound
+from partida.platform.batching import Batcher, Pending
+from partida.platform.calls import downstream_failure
+from partida.platform.errors import AlreadyExists, NotFound, Unavailable
 from partida.platform.service_client import ServiceClient
 from partida.rules import protos
 from partida.rules.ports import LogEntry, MatchPage
@@ -24,6 +26,7 @@ from partida.v1 import (
     rules_pb2_grpc,
 )
 
+_STATUS = {code.value[0]: code for code in grpc.StatusCode}
 _CONTROLLER = {common_pb2.SEAT_CONTROLLER_HUMAN: "human", common_pb2.SEAT_CONTROLLER_BOT: "bot"}
 
 
@@ -71,18 +74,31 @@ def record_from_proto(r: persistence_pb2.LogRecord) -> LogEntry:
 class LedgerClient(ServiceClient):
     def __init__(self, channel: grpc.Channel, token: str, timeout: float = 5.0) -> None:
         super().__init__(persistence_pb2_grpc.PersistenceServiceStub(channel), token, timeout)
+        self._appends = Batcher(self._append_batch, max_batch=256)  # AppendLogs takes 1000
 
     def record_match(self, session: Session) -> None:
         self.call("RecordMatch", persistence_pb2.RecordMatchRequest(match=protos.match(session)))
 
     def append_log(self, match_id: str, entries: list[LogEntry]) -> None:
+        """Durable when it returns. Appends from concurrent actions travel together in one
+        AppendLogs call (platform/batching), each kept or refused alone."""
+        self._appends.run(match_id, persistence_pb2.AppendLogRequest(
+            match_id=match_id, records=[record_to_proto(e) for e in entries]))
+
+    def _append_batch(self, batch: list[Pending]) -> None:
         try:
-            self.call("AppendLog", persistence_pb2.AppendLogRequest(
-                match_id=match_id, records=[record_to_proto(e) for e in entries]))
-        except grpc.RpcError as e:
-            if e.code() == grpc.StatusCode.ALREADY_EXISTS:
-                raise AlreadyExists(str(e.details())) from None
-            raise
+            reply = self.call("AppendLogs", persistence_pb2.AppendLogsRequest(
+                appends=[p.payload for p in batch]))
+        except grpc.RpcError as e:  # each action fails; its retry finds it if it was stored
+            for p in batch:
+                p.error = Unavailable(downstream_failure(e.code()))
+            return
+        for p, result in zip(batch, reply.results, strict=True):
+            code = grpc.StatusCode.OK if result.code == 0 else _STATUS.get(result.code)
+            if code == grpc.StatusCode.ALREADY_EXISTS:  # another writer got there first
+                p.error = AlreadyExists(result.message)
+            elif code != grpc.StatusCode.OK:
+                p.error = Unavailable(downstream_failure(code))
 
     def finish_match(self, match_id: str, outcome: dict[str, Any], seed: bytes) -> None:
         self.call("FinishMatch", persistence_pb2.FinishMatchRequest(

@@ -159,7 +159,7 @@ class Matches:
             session.spectator = {"version": 0, "state": session.state, "pending": []}
         self._arm(session, game, state)
         self.sessions.create(session)
-        self._after_commit(session, game, state, 0.0)
+        self._after_commit(session, game, state)
         return session
 
     # ----- reading ----------------------------------------------------------------------
@@ -265,7 +265,7 @@ class Matches:
             if not self.sessions.commit(s, s.version, [], "", ""):
                 raise Aborted("the match moved on; try again")
             state = game.state_from_dict(s.state)
-            self._after_commit(s, game, state, s.deadline)
+            self._after_commit(s, game, state)
             return meta
 
     def expire_decisions(self, limit: int = 100) -> int:
@@ -328,7 +328,6 @@ class Matches:
             s.status, s.outcome = "finished", outcome_dict(outcome)
             s.seed = self.dice.reveal(s.match_id).hex()
         self._advance_spectator(s, game, entry)
-        deadline_before = s.deadline
         self._arm(s, game, state)
         to_act = list(game.to_act(state))
         result = Result(s.game_id, version, project(stored, seat), s.outcome, to_act,
@@ -342,7 +341,7 @@ class Matches:
         if not self.sessions.commit(s, expected_version, stored, request_id, result.to_json()):
             self.sessions.invalidate(s.match_id)  # the log has it; the next read rebuilds
         self.on_applied(s.game_id, kind)
-        self._after_commit(s, game, state, deadline_before)
+        self._after_commit(s, game, state)
         return result
 
 
@@ -353,16 +352,24 @@ class Matches:
         return Result(s.game_id, entry.sequence, project(entry.events, seat), over)
 
     def _arm(self, s: Session, game: Game, state: Any) -> None:
-        """Set the next decision's deadline."""
+        """Set the next decision's deadline, and index it before the session is written.
+
+        The deadline index holds, per match, a time at or before its real deadline:
+        `expire_decisions` re-arms an entry found early. So a later deadline, which is what
+        almost every action sets, needs no write; only an earlier or a passed one does (and
+        a crash after the index write leaves at worst an early entry)."""
+        now = self.clock()
         if s.status == "active" and s.decision_timeout and game.to_act(state):
-            s.deadline = self.clock() + s.decision_timeout
+            s.deadline = now + s.decision_timeout
+            if not now < s.indexed <= s.deadline:
+                self.sessions.set_deadline(s.match_id, s.deadline)
+                s.indexed = s.deadline
         else:
             s.deadline = 0.0
 
-    def _after_commit(self, s: Session, game: Game, state: Any,
-                      deadline_before: float) -> None:
-        if s.deadline or deadline_before:  # matches without timers never touch the index
-            self.sessions.set_deadline(s.match_id, s.deadline)
+    def _after_commit(self, s: Session, game: Game, state: Any) -> None:
+        if s.status != "active" and s.indexed:  # else an entry left goes when it falls due
+            self.sessions.set_deadline(s.match_id, 0)
         if self.bots is None or s.status != "active":
             return
         for seat in game.to_act(state):
@@ -428,13 +435,11 @@ class Matches:
         s.outcome = outcome_dict(outcome)
         if s.spectator_delay:
             s.spectator = {"version": s.version, "state": s.state, "pending": []}
-        self._arm(s, game, state)
+        self._arm(s, game, state)  # indexes afresh: the index may have gone with the session
         if not self.sessions.create(s):
             current = self.sessions.load(match_id)
             if current is not None:
                 return current
-        if s.deadline:  # the deadline index may have gone with the session (a flush)
-            self.sessions.set_deadline(match_id, s.deadline)
         return s
 
     # ----- checks ---------------------------------------------------------------------------

@@ -236,6 +236,36 @@ class PersistenceServiceBehaviours(Served):
         log = store.get_match_log("m1")[1]
         assert len(log) == 3 and verify_chain(log) == (True, None)
 
+    def test_appends_to_several_logs_in_one_call_are_kept_or_refused_alone(self, stub, store,
+                                                                            m1):
+        started(store, a_match("m3"), actions=0)
+        reply = stub.AppendLogs(pb.AppendLogsRequest(appends=[
+            append_request(action(2)),                              # stored
+            append_request(action(1), match_id="m3"),               # stored
+            append_request(action(3, request_id="req-3"), action(4, request_id="req-4")),
+            append_request(action(2, request_id="again")),          # m1's 2 is taken now
+            append_request(setup_record(), match_id="nope"),        # no such match
+            append_request(record_pb(5, kind="cheat")),             # malformed
+            append_request(action(9, request_id="gap")),            # leaves a gap
+        ]), metadata=SERVICE)
+        codes = [Code(next(c for c in Code if c.value[0] == r.code)) for r in reply.results]
+        assert codes == [Code.OK, Code.OK, Code.OK, Code.ALREADY_EXISTS, Code.NOT_FOUND,
+                         Code.INVALID_ARGUMENT, Code.FAILED_PRECONDITION]
+        assert [r.last_sequence for r in reply.results[:3]] == [2, 1, 4]
+        assert all(r.message for r in reply.results[3:])
+        m1_log, m3_log = store.get_match_log("m1")[1], store.get_match_log("m3")[1]
+        assert [r.sequence for r in m1_log] == [0, 1, 2, 3, 4] and len(m3_log) == 2
+        assert verify_chain(m1_log) == (True, None) and verify_chain(m3_log) == (True, None)
+        assert reply.results[2].last_hash == m1_log[-1].hash
+
+    def test_append_logs_is_refused_whole_when_the_call_is_bad(self, stub, store, m1):
+        too_many = pb.AppendLogsRequest(appends=[append_request(action(2))] * 1001)
+        assert status(stub.AppendLogs, too_many, SERVICE) == Code.INVALID_ARGUMENT
+        assert status(stub.AppendLogs, pb.AppendLogsRequest(), SERVICE) == Code.INVALID_ARGUMENT
+        one = pb.AppendLogsRequest(appends=[append_request(action(2))])
+        assert status(stub.AppendLogs, one, PLAYER) == Code.PERMISSION_DENIED
+        assert len(store.get_match_log("m1")[1]) == 2
+
     def test_a_replayed_append_is_already_exists(self, stub, m1):
         assert status(stub.AppendLog, append_request(action(2)), SERVICE) == Code.OK
         replay = append_request(action(3, request_id="req-2"))

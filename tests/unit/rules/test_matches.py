@@ -145,6 +145,50 @@ def test_decisions_time_out_to_their_default(matches, clock):
     assert cur.version == 1 and cur.deadline == clock.now + 30
 
 
+def _act_default(matches, match_id):
+    cur = matches.session(match_id)
+    seat = matches.legal(match_id, 0, ALICE)[3][0]
+    principal = ALICE if seat == 0 else BOB
+    _, _, default, _ = matches.legal(match_id, seat, principal)
+    matches.submit(match_id, seat, cur.version, rid(), default, principal)
+
+
+def test_later_deadlines_leave_the_index_early_and_an_early_entry_is_re_armed(matches, clock):
+    """The deadline index holds a time at or before each match's real deadline: actions
+    that push the deadline later do not rewrite it; finding it early re-arms it, and the
+    decision still times out at its real deadline."""
+    s = new_match(matches, decision_timeout=30)
+    first = clock.now + 30
+    for _ in range(3):
+        clock.now += 9
+        _act_default(matches, s.match_id)
+    real = matches.session(s.match_id).deadline
+    assert real == clock.now + 30 and matches.sessions.due_deadlines(first, 10) == [s.match_id]
+    clock.now = first + 1  # the indexed time has passed, the real deadline has not
+    version = matches.session(s.match_id).version
+    assert matches.expire_decisions() == 0 and matches.session(s.match_id).version == version
+    assert matches.sessions.due_deadlines(clock.now, 10) == []  # re-armed to the real one
+    clock.now = real + 1
+    assert matches.expire_decisions() == 1
+    assert matches.session(s.match_id).version == version + 1
+
+
+def test_a_finished_match_leaves_the_deadline_index(matches, clock):
+    s = new_match(matches, decision_timeout=30)
+    matches.resign(s.match_id, 1, rid(), BOB)
+    assert matches.sessions.due_deadlines(clock.now + 3600, 10) == []
+
+
+def test_a_rebuilt_session_indexes_its_deadline_again(matches, clock):
+    """Sessions and the index flushed together (one Redis): the rebuild re-indexes."""
+    s = new_match(matches, decision_timeout=30)
+    _act_default(matches, s.match_id)
+    matches.sessions = MemorySessionStore()
+    matches.session(s.match_id)  # a read rebuilds the session (its clock restarts)
+    clock.now += 31
+    assert matches.expire_decisions() == 1
+
+
 def test_resign_ends_the_match(matches, store):
     s = new_match(matches)
     result = matches.resign(s.match_id, 1, rid(), BOB)
