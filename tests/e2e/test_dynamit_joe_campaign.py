@@ -1,0 +1,103 @@
+"""A Dynamit Joe campaign through the services (Rulebook 9: each scenario won is a point for
+the team; after all of them, most points wins). Two players open a campaign through the
+front door, matchmake two scenarios inside it, hand their seats to the server's bots, and
+read the standings the persistence service derives from the finished matches."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+from partida.cli.remote import Remote
+from partida.v1 import common_pb2, matchmaking_pb2, persistence_pb2, rules_pb2
+
+from .play import player
+
+SCENARIOS = ("arrest", "rivalry")
+
+
+def _ticket(remote: Remote, scenario: str, campaign_id: str, team: str) -> str:
+    return str(remote.call(remote.matchmaking, "CreateTicket", matchmaking_pb2.CreateTicketRequest(
+        game_id="dynamit_joe", scenario_id=scenario, seats=2, request_id=uuid.uuid4().hex,
+        campaign_id=campaign_id, campaign_team=team)).ticket.ticket_id)
+
+
+def _seat(remote: Remote, ticket_id: str) -> tuple[str, int]:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        t = remote.call(remote.matchmaking, "GetTicket",
+                        matchmaking_pb2.GetTicketRequest(ticket_id=ticket_id)).ticket
+        if t.match_id:
+            return t.match_id, t.seat
+        time.sleep(0.05)
+    raise AssertionError("matchmaking took too long")
+
+
+def _play_by_bots(remote: Remote, match_id: str, seat: int) -> None:
+    remote.call(remote.rules, "SetSeatController", rules_pb2.SetSeatControllerRequest(
+        match_id=match_id, seat=seat, controller=common_pb2.SEAT_CONTROLLER_BOT))
+
+
+def _outcome(remote: Remote, match_id: str) -> common_pb2.Outcome:
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        look = remote.look(match_id, None)
+        if look.HasField("outcome"):
+            return look.outcome
+        time.sleep(0.1)
+    raise AssertionError(f"match {match_id} did not end")
+
+
+def _standings(remote: Remote, campaign_id: str, played: int) -> persistence_pb2.Campaign:
+    """The campaign once `played` scenarios count (a match is closed in the database just
+    after its last action is served)."""
+    deadline = time.monotonic() + 30
+    while True:
+        campaign = remote.call(remote.persistence, "GetCampaign",
+                               persistence_pb2.GetCampaignRequest(campaign_id=campaign_id))
+        if len(campaign.campaign.results) >= played or time.monotonic() > deadline:
+            return campaign.campaign
+        time.sleep(0.1)
+
+
+def _front_door(stack, who: Remote) -> Remote:  # type: ignore[no-untyped-def]
+    """The same player talking to the rules service's address only (platform/forward)."""
+    remote = Remote(stack.address)
+    remote.metadata, remote.player_id = who.metadata, who.player_id
+    return remote
+
+
+def test_two_scenarios_of_a_campaign_played_by_bots_score_for_the_teams(stack):
+    """Rulebook 9: a point per scenario won, for the team of each winning seat."""
+    ana, cy = player(stack), player(stack)
+    door = _front_door(stack, ana)
+    campaign = door.call(door.persistence, "CreateCampaign", persistence_pb2.CreateCampaignRequest(
+        game_id="dynamit_joe", request_id=uuid.uuid4().hex,
+        teams=[persistence_pb2.CampaignTeam(name="posse", player_ids=[ana.player_id]),
+               persistence_pb2.CampaignTeam(name="gang", player_ids=[cy.player_id])])).campaign
+    assert len(campaign.scenario_ids) == 8
+    team = {ana.player_id: "posse", cy.player_id: "gang"}
+    expected = {"posse": 0, "gang": 0}
+    for scenario in SCENARIOS:
+        tickets = [(p, _ticket(p, scenario, campaign.campaign_id, team[p.player_id]))
+                   for p in (ana, cy)]
+        seats = [(p, *_seat(p, ticket_id)) for p, ticket_id in tickets]
+        match_id = seats[0][1]
+        assert {m for _, m, _ in seats} == {match_id}
+        match = ana.call(ana.rules, "GetMatch", rules_pb2.GetMatchRequest(match_id=match_id)).match
+        assert match.campaign_id == campaign.campaign_id
+        assert {s.player_id: s.campaign_team for s in match.seats} == team
+        for p, _, seat in seats:
+            _play_by_bots(p, match_id, seat)
+        outcome = _outcome(ana, match_id)
+        for s in match.seats:
+            if s.seat in outcome.winners:
+                expected[s.campaign_team] += 1
+    standings = _standings(door, campaign.campaign_id, len(SCENARIOS))
+    assert [r.scenario_id for r in standings.results] == list(SCENARIOS)
+    assert {s.team: s.points for s in standings.standings} == expected
+    assert all(s.scenarios_played == 2 for s in standings.standings)
+    assert not standings.finished  # six scenarios are still to play
+    best = max(expected.values())
+    assert list(standings.leaders) == [t for t in ("posse", "gang") if best and
+                                       expected[t] == best]
