@@ -114,13 +114,20 @@ def drift(state: BandasState, vid: str, rng: Rng, ev: list[Event]) -> None:
     v, k = state.vehicles[vid], kind(state, vid)
     direction = rng.scatter()
     dist = rng.d6() + rng.d6()
-    angle = G.scatter_angle(direction)
+    angle = math.radians(G.scatter_angle(direction))
     t = W.table(state)
-    # The centre may run until the footprint's half-length meets something.
-    others = [G.Block(b.id, b.shape.buffer(k.length / 2), b.height)
-              for b in W.blocks(state, frozenset({vid}))]
-    end = G.pushed((v["x"], v["y"]), angle, dist, others, t.width, t.height)
-    crashed = G.distance((v["x"], v["y"]), end) < dist - 0.2
+    table = box(0, 0, t.width, t.height)
+    here = G.footprint(v["x"], v["y"], v["heading"], k.length, k.width)
+    others = W.blocks(state, frozenset({vid}))
+    end, reach = (v["x"], v["y"]), 0.0
+    for i in range(1, 2 * dist + 1):            # half-centimetre steps, sliding sideways
+        p = (v["x"] + i / 2 * math.cos(angle), v["y"] + i / 2 * math.sin(angle))
+        swept = here.union(G.footprint(p[0], p[1], v["heading"], k.length, k.width)).convex_hull
+        if not table.contains(swept) or any(swept.intersection(b.shape).area > 1e-6
+                                             for b in others):
+            break
+        end, reach = p, i / 2
+    crashed = reach < dist
     v.update(x=end[0], y=end[1], moving=True)
     ev.append(Event("drifted", {"vehicle": vid, "scatter": direction, "cm": dist,
                                 "to": list(end), "crashed": crashed}))
