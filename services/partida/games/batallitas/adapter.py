@@ -1,0 +1,428 @@
+"""Typed protobuf forms of Batallitas actions, events and views (partida.games.batallitas.v1).
+
+Action ids are `verb[:arg...]` strings (RULES.md, "Where the code stands"); each verb maps to
+one case of `Action.kind`, its arguments to the case's fields in order. Every name is checked
+against the content: noses must be ids a squad of some scenario can have, weapons and cards
+must be in the arsenal and the decks, cells must lie on some scenario's map, doors must exist
+on one. Events and views are copied key by key into the message of the same shape, guided by
+the descriptors: a key goes to the field of its name unless `_KEYS` renames it, `[x, y]`
+lists become `Cell`s, enum fields take the engine's words; an unknown event kind or a key
+with no field is a ValueError, so new engine data fails loudly instead of vanishing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
+
+from partida.games.batallitas.content import load
+from partida.games.batallitas.v1 import batallitas_pb2 as pb
+
+_NUMBER = re.compile(r"0|[1-9][0-9]*")
+# ¡¡Envíen Refuerzos!! adds two noses to a squad, numbered after its own.
+_REINFORCEMENTS = 2
+_NOSE = re.compile(r"s(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
+
+
+@cache
+def _limits() -> dict[str, Any]:
+    """What the content can name: ids, and the largest squad count, squad, map and door set of
+    any scenario (scenario 6's players place its boards: it may stretch that many boards)."""
+    c = load()
+    side = max(max(b.width, b.height) for b in c.boards.values())
+    extent, squads, doors = 0, 0, sum(len(b.doors) for b in c.boards.values())
+    for sc in c.scenarios:
+        cols = 1 + max((p.col for p in sc.boards), default=0)
+        rows = 1 + max((p.row for p in sc.boards), default=0)
+        placed = sc.placement.boards if sc.placement else max(cols, rows)
+        extent = max(extent, placed * side)
+        squads = max(squads, sum(f.count for f in sc.forces))
+    return {"extent": extent, "squads": squads, "doors": doors,
+            "leaves": max((len(d.edges) for b in c.boards.values() for d in b.doors), default=0),
+            "size": max(sq.size for sq in c.squads.values()) + _REINFORCEMENTS,
+            "weapon": frozenset(w.id for w in c.arsenal.weapons),
+            "card": frozenset(e.id for e in c.events.cards),
+            "nose_type": frozenset(n.id for sq in c.squads.values() for n in sq.noses),
+            "grenades": max(n.grenades for sq in c.squads.values() for n in sq.noses)}
+
+
+def _refuse(what: str, text: object) -> ValueError:
+    return ValueError(f"{text!r} is not a batallitas {what}")
+
+
+def _index(what: str, limit: str) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        if not _NUMBER.fullmatch(text) or int(text) >= _limits()[limit]:
+            raise _refuse(what, text)
+        return int(text)
+    return parse
+
+
+def _name(what: str) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        if text not in _limits()[what]:
+            raise _refuse(what.replace("_", " "), text)
+        return text
+    return parse
+
+
+def _nose(text: str) -> str:
+    m = _NOSE.fullmatch(text)
+    if m is None or int(m[1]) >= _limits()["squads"] or int(m[2]) >= _limits()["size"]:
+        raise _refuse("nose", text)
+    return text
+
+
+def _fragmentation(text: str) -> int:
+    if not _NUMBER.fullmatch(text) or int(text) > _limits()["grenades"]:
+        raise _refuse("grenade count", text)
+    return int(text)
+
+
+def _cell(text: str) -> tuple[int, int]:
+    x, _, y = text.partition(",")
+    if not (_NUMBER.fullmatch(x) and _NUMBER.fullmatch(y)) \
+            or max(int(x), int(y)) >= _limits()["extent"]:
+        raise _refuse("cell", text)
+    return int(x), int(y)
+
+
+# ----- enums: the engine's words <-> numbers --------------------------------------------------
+_UPPER = frozenset({"Facing", "Direction"})  # these enums' engine words are capitals ("NE")
+
+
+def _prefix(enum: EnumDescriptor) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", enum.name).upper() + "_"
+
+
+def _word(enum: EnumDescriptor, number: int, what: str) -> str:
+    value = enum.values_by_number.get(number)
+    if value is None or number == 0:
+        raise ValueError(f"batallitas {what} is missing or unknown ({number})")
+    word = value.name[len(_prefix(enum)):]
+    return word if enum.name in _UPPER else word.lower()
+
+
+def _number(enum: EnumDescriptor, word: Any) -> int:
+    ok = isinstance(word, str) and word == (word.upper() if enum.name in _UPPER else word.lower())
+    value = enum.values_by_name.get(_prefix(enum) + word.upper()) if ok else None
+    if value is None or value.number == 0:
+        raise _refuse(enum.name, word)
+    return int(value.number)
+
+
+# ----- actions ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Arg:
+    """One argument of an action id: the typed field it fills and how it reads."""
+
+    field: str
+    parse: Callable[[str], Any] | None = None  # None: an enum field, read by its words
+    cell: bool = False
+
+
+def _cell_arg(name: str) -> _Arg:
+    return _Arg(name, _cell, cell=True)
+
+
+_N, _W, _C = _Arg("nose", _nose), _Arg("weapon", _name("weapon")), _cell_arg("cell")
+_SQ = _Arg("squad", _index("squad", "squads"))
+_DOOR = _Arg("door", _index("door", "doors"))
+_LEAF = _Arg("leaf", _index("door leaf", "leaves"))  # optional, after a door
+
+# verb -> (case of Action.kind, its fields in the order of the id's arguments)
+_VERBS: dict[str, tuple[str, tuple[_Arg, ...]]] = {
+    "leader_type": ("choose_leader_type", (_SQ, _Arg("nose_type", _name("nose_type")))),
+    "leader": ("choose_leader", (_N,)),
+    "atrophy": ("atrophy", (_N, _Arg("attribute"))),
+    "grenades": ("split_grenades", (_N, _Arg("fragmentation", _fragmentation))),
+    "deploy": ("deploy", (_N, _C, _Arg("facing"))),
+    "activate": ("activate", (_SQ,)),
+    "act": ("act", (_N,)),
+    "end_squad": ("end_squad", ()),
+    "done": ("done", ()),
+    "enter": ("enter", (_Arg("edge"), _C)),
+    "move": ("move", (_C,)),
+    "turn": ("turn", (_Arg("facing"),)),
+    "open": ("open_door", (_DOOR,)),
+    "close": ("close_door", (_DOOR,)),
+    "open_flap": ("open_flap", (_C,)),
+    "close_flap": ("close_flap", (_C,)),
+    "fire": ("fire", (_W, _C)),
+    "shot": ("burst_shot", (_C,)),
+    "stop": ("stop_burst", ()),
+    "attack": ("attack", (_W, _C)),
+    "sweep": ("sweep", (_W, _cell_arg("start"), _Arg("way"))),
+    "unjam": ("unjam", (_W,)),
+    "reload": ("reload", (_W,)),
+    "rally": ("rally", ()),
+    "take": ("take_product", (_Arg("product"),)),
+    "trolley": ("trolley", (_Arg("move"),)),
+    "leave": ("leave_board", (_Arg("edge"),)),
+    "hold": ("hold_fire", ()),
+    "stay": ("stay", ()),
+    "face": ("turn_round", ()),
+    "scatter": ("scatter", (_Arg("direction"),)),
+    "pass": ("pass", ()),
+    "keep": ("keep_roll", ()),
+    "reroll": ("reroll", (_Arg("card", _name("card")),)),
+    "draw": ("draw", ()),
+    "strategy": ("strategy", (_SQ,)),
+}
+# "alert" is two actions: going on alert (no argument) and an alert shot (nose and weapon).
+_ALERT_SHOT = (_N, _W)
+_SHOT = (_N, _W, _C)  # ¡¡Fuego al máximo!!'s first shot
+_CASES = {case: (verb, args) for verb, (case, args) in _VERBS.items()}
+_CASES.update(go_on_alert=("alert", ()), alert_shot=("alert", _ALERT_SHOT))
+
+VERBS = frozenset({*_VERBS, "alert", "play", "pick"})
+"""Every action verb the typed Action carries."""
+
+
+def _fill(msg: Any, args: tuple[_Arg, ...], texts: list[str]) -> None:
+    for arg, text in zip(args, texts, strict=True):
+        if arg.cell:
+            x, y = _cell(text)
+            getattr(msg, arg.field).x, getattr(msg, arg.field).y = x, y
+        elif arg.parse is None:
+            setattr(msg, arg.field, _number(msg.DESCRIPTOR.fields_by_name[arg.field].enum_type,
+                                            text))
+        else:
+            setattr(msg, arg.field, arg.parse(text))
+
+
+def _parse(action_id: str) -> pb.Action:
+    verb, _, rest = action_id.partition(":")
+    texts = rest.split(":") if rest else []
+    if verb == "alert":
+        case, args = ("alert_shot", _ALERT_SHOT) if texts else ("go_on_alert", ())
+    elif verb == "play" and texts:
+        return pb.Action(play_card=_play(texts))
+    elif verb == "pick" and len(texts) == 1:
+        return pb.Action(pick=_pick(texts[0]))
+    elif verb in _VERBS:
+        case, args = _VERBS[verb]
+    else:
+        raise ValueError(f"unknown verb {verb!r}")
+    if case in ("open_door", "close_door") and len(texts) == 2:
+        args = (_DOOR, _LEAF)
+    if len(texts) != len(args):
+        raise ValueError(f"{verb} takes {len(args)} argument(s)")
+    msg = pb.Action()
+    getattr(msg, case).SetInParent()
+    _fill(getattr(msg, case), args, texts)
+    return msg
+
+
+def _play(texts: list[str]) -> pb.Action.PlayCard:
+    msg = pb.Action.PlayCard(card=_name("card")(texts[0]))
+    target = texts[1:]
+    if len(target) == 3:
+        _fill(msg.shot, _SHOT, target)
+    elif len(target) == 1 and "," in target[0]:
+        _fill(msg, (_C,), target)
+    elif len(target) == 1:
+        _fill(msg, (_SQ if target[0][:1].isdigit() else _N,), target)
+    elif target:
+        raise ValueError("a card takes a nose, a squad, a cell or a shot")
+    return msg
+
+
+def _pick(text: str) -> pb.Action.Pick:
+    """A pick names an edge, a nose or a cell; the three never look alike."""
+    if text in ("north", "east", "south", "west"):
+        return pb.Action.Pick(edge=_number(pb.Edge.DESCRIPTOR, text))  # type: ignore[arg-type]
+    if text.startswith("s"):
+        return pb.Action.Pick(nose=_nose(text))
+    x, y = _cell(text)
+    return pb.Action.Pick(cell=pb.Cell(x=x, y=y))
+
+
+def _text(m: Any, arg: _Arg) -> str:
+    if arg.cell:
+        if not m.HasField(arg.field):
+            raise ValueError(f"batallitas {m.DESCRIPTOR.name}.{arg.field} is not set")
+        cell = getattr(m, arg.field)
+        text = f"{cell.x},{cell.y}"
+        _cell(text)
+        return text
+    value = getattr(m, arg.field)
+    if arg.parse is None:
+        enum = m.DESCRIPTOR.fields_by_name[arg.field].enum_type
+        return _word(enum, value, f"{m.DESCRIPTOR.name}.{arg.field}")
+    text = str(value)
+    arg.parse(text)
+    return text
+
+
+def _format(msg: pb.Action) -> str:
+    case = msg.WhichOneof("kind")
+    if case is None:
+        raise ValueError("batallitas action message is empty: set one case of its oneof `kind`")
+    m = getattr(msg, case)
+    if case == "play_card":
+        target = m.WhichOneof("target")
+        texts = [_name("card")(m.card)]
+        if target == "shot":
+            texts += [_text(m.shot, a) for a in _SHOT]
+        elif target is not None:
+            texts.append(_text(m, {"squad": _SQ, "nose": _N, "cell": _C}[target]))
+        return "play:" + ":".join(texts)
+    if case == "pick":
+        choice = m.WhichOneof("choice")
+        if choice is None:
+            raise ValueError("batallitas pick needs edge, nose or cell")
+        arg = _cell_arg("cell") if choice == "cell" else _Arg(choice, _nose if choice == "nose"
+                                                               else None)
+        return f"pick:{_text(m, arg)}"
+    verb, args = _CASES[case]
+    if case in ("open_door", "close_door") and m.HasField("leaf"):
+        args = (_DOOR, _LEAF)
+    return ":".join([verb, *(_text(m, a) for a in args)])
+
+
+def action_to_proto(action_id: str) -> pb.Action:
+    """The typed form of an engine action id; ValueError if it is not one."""
+    if not isinstance(action_id, str):
+        raise ValueError(f"a batallitas action id is a string, not {action_id!r}")
+    try:
+        msg = _parse(action_id)
+        canonical = _format(msg)
+    except ValueError as exc:
+        raise ValueError(f"malformed batallitas action {action_id!r}: {exc}") from exc
+    if canonical != action_id:
+        raise ValueError(f"malformed batallitas action {action_id!r} "
+                         f"(did you mean {canonical!r}?)")
+    return msg
+
+
+def action_from_proto(msg: pb.Action) -> str:
+    """The engine action id of a typed action; ValueError if the message is empty or names
+    something the content does not have."""
+    return _format(msg)
+
+
+# ----- events and views -----------------------------------------------------------------------
+def _action_taken(msg: Any, action_id: str) -> None:
+    msg.action_id = action_id
+    msg.action.CopyFrom(action_to_proto(action_id))
+
+
+def _prompt_card(msg: Any, value: Any) -> None:
+    """A pick prompt names its card; a scatter prompt says only that a card raised it."""
+    if isinstance(value, bool):
+        msg.by_card = value
+    else:
+        msg.card = value
+
+
+def _leaves(msg: Any, value: Any) -> None:
+    """Open leaves come as [door, leaf] pairs."""
+    for door, leaf in value:
+        msg.open_leaves.add(door=door, leaf=leaf)
+
+
+def _boards(msg: Any, value: Any) -> None:
+    """Placed boards come as [board, col, row] triples."""
+    for board, col, row in value:
+        msg.boards.add(board=board, col=col, row=row)
+
+
+# (message name, data key) -> field name, or a function filling the message from the value.
+_KEYS: dict[tuple[str, str], str | Callable[[Any, Any], None]] = {
+    ("ActionTaken", "action"): _action_taken,
+    ("Moved", "from"): "from_cell", ("Moved", "to"): "to_cell",
+    ("LeaderChosen", "type"): "nose_type",
+    ("Prompt", "from"): "from_cell", ("Prompt", "card"): _prompt_card,
+    ("View", "open_leaves"): _leaves, ("View", "boards"): _boards,
+}
+
+
+def _set_cell(cell: Any, value: Any) -> None:
+    if not (isinstance(value, list | tuple) and len(value) == 2
+            and all(type(v) is int for v in value)):
+        raise ValueError(f"{value!r} is not a cell")
+    cell.x, cell.y = value
+
+
+def _scalar(field: FieldDescriptor, value: Any) -> Any:
+    return _number(field.enum_type, value) if field.enum_type is not None else value
+
+
+def _copy(msg: Any, data: Mapping[str, Any]) -> Any:
+    """Copy `data` into `msg` key by key (None leaves a field unset); returns `msg`."""
+    if not isinstance(data, Mapping):
+        raise ValueError(f"batallitas {msg.DESCRIPTOR.name} wants a mapping, not {data!r}")
+    msg.SetInParent()
+    for key, value in data.items():
+        target = _KEYS.get((msg.DESCRIPTOR.name, key), key)
+        if value is None:
+            continue
+        if callable(target):
+            target(msg, value)
+            continue
+        field = msg.DESCRIPTOR.fields_by_name.get(target)
+        if field is None:
+            raise ValueError(f"batallitas {msg.DESCRIPTOR.name} has no field for {key!r}")
+        sub = field.message_type
+        if sub is not None and sub.GetOptions().map_entry:
+            getattr(msg, target).update(value)
+        elif sub is not None and sub.name == "Cell":
+            if field.is_repeated:
+                for item in value:
+                    _set_cell(getattr(msg, target).add(), item)
+            else:
+                _set_cell(getattr(msg, target), value)
+        elif field.is_repeated and sub is not None:
+            for item in value:
+                _copy(getattr(msg, target).add(), item)
+        elif field.is_repeated:
+            getattr(msg, target).extend(_scalar(field, v) for v in value)
+        elif sub is not None:
+            _copy(getattr(msg, target), value)
+        else:
+            setattr(msg, target, _scalar(field, value))
+    return msg
+
+
+EVENT_KINDS = frozenset(f.name for f in pb.Event.DESCRIPTOR.oneofs_by_name["kind"].fields)
+"""Every event kind the typed Event carries: the names of its oneof's cases."""
+
+
+def _fitted(msg: Any, data: Any, what: str) -> Any:
+    try:
+        return _copy(msg, data)
+    except (TypeError, AttributeError, ValueError) as exc:
+        raise ValueError(f"batallitas {what} does not fit its message: {exc}") from exc
+
+
+def event_to_proto(kind: str, data: Mapping[str, Any]) -> pb.Event:
+    """The typed form of an engine event; ValueError for an unknown kind or data key."""
+    if kind not in EVENT_KINDS:
+        raise ValueError(f"unknown batallitas event kind {kind!r}")
+    event = pb.Event()
+    _fitted(getattr(event, kind), data, f"event {kind}")
+    return event
+
+
+def view_to_proto(view: Mapping[str, Any]) -> pb.View:
+    """The typed form of `Batallitas.view()`; ValueError for a key the message does not carry."""
+    out: pb.View = _fitted(pb.View(), view, "view")
+    return out
+
+
+class BatallitasAdapter:
+    """Converts between the engine's Batallitas data and partida.games.batallitas.v1."""
+
+    game_id = "batallitas"
+    action_to_proto = staticmethod(action_to_proto)
+    action_from_proto = staticmethod(action_from_proto)
+    event_to_proto, view_to_proto = staticmethod(event_to_proto), staticmethod(view_to_proto)
+
+
+ADAPTER = BatallitasAdapter()
