@@ -113,3 +113,14 @@ def test_a_netted_model_cannot_move_at_its_next_activation():
     assert not any(a.id.endswith(":net") for a in GAME.legal_actions(state, 0))
     activate(state, "mu_baba")
     assert not any(a.id.startswith("move:") for a in GAME.legal_actions(state, 1))
+
+
+def test_huge_hits_harder_in_melee():
+    """Cosa enorme: +1 weapon skill in melee and −1 to the enemy's save in melee."""
+    state = duel("mu_grumo", "ch_jefa", d_skills=[])
+    state.models["mu_grumo"]["skills"] = ["huge"]
+    state.models["ch_jefa"]["weapons"] = ["light_auto"]
+    activate(state, "mu_grumo")
+    ev = act(state, "fight:ch_jefa:two_hand_weapons", 6, 1, 6, 1, 6)
+    assert of(ev, "attack_roll")[0]["ws"] == 5 + 1
+    assert of(ev, "save")[0]["needed"] == 5 + 1
