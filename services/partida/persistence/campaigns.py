@@ -45,31 +45,25 @@ def check_teams(teams: Sequence[records.CampaignTeam]) -> None:
             seen[player] = team.name
 
 
-def check_match(s: Session, match: records.Match) -> None:
-    """Refuses (nothing written) a new match that cannot count for its campaign: unknown
-    campaign, another game, a scenario outside it or already played, a seat's team unknown,
-    or a member of the campaign seated for another team (or for none)."""
-    campaign = s.get(models.Campaign, match.campaign_id)
-    if campaign is None:
-        raise NotFound(f"no campaign {match.campaign_id!r}")
-    if campaign.game_id != match.game_id:
-        raise FailedPrecondition(f"campaign {match.campaign_id!r} plays {campaign.game_id!r}, "
-                                 f"not {match.game_id!r}")
-    if match.scenario_id not in campaign.scenario_ids:
-        raise FailedPrecondition(f"scenario {match.scenario_id!r} is not in the campaign")
-    played = s.scalar(sa.select(models.Match.match_id).where(
-        models.Match.campaign_id == match.campaign_id,
-        models.Match.scenario_id == match.scenario_id,
-        models.Match.status == models.FINISHED).limit(1))
+def check_seats(campaign: records.Campaign, game_id: str, scenario_id: str,
+                seats: Sequence[records.Seat]) -> None:
+    """Pure: FailedPrecondition unless a match of this game and scenario with these seats
+    can count for the campaign: the campaign's game, a scenario of it not played yet, teams
+    of it, and each member of the campaign seated for their own team (others for none, or
+    any team if a bot). The store runs it when recording; callers may run it beforehand on
+    a campaign they read, so as to refuse before creating anything."""
+    if campaign.game_id != game_id:
+        raise FailedPrecondition(f"campaign {campaign.campaign_id!r} plays "
+                                 f"{campaign.game_id!r}, not {game_id!r}")
+    if scenario_id not in campaign.scenario_ids:
+        raise FailedPrecondition(f"scenario {scenario_id!r} is not in the campaign")
+    played = next((r.match_id for r in campaign.results if r.scenario_id == scenario_id), None)
     if played is not None:
-        raise FailedPrecondition(f"scenario {match.scenario_id!r} was already played in the "
+        raise FailedPrecondition(f"scenario {scenario_id!r} was already played in the "
                                  f"campaign (match {played!r})")
-    teams = set(s.scalars(sa.select(models.CampaignTeam.name)
-                          .filter_by(campaign_id=match.campaign_id)))
-    members = dict(s.execute(sa.select(models.CampaignMember.player_id,
-                                       models.CampaignMember.team)
-                             .filter_by(campaign_id=match.campaign_id)).all())
-    for seat in match.seats:
+    teams = {t.name for t in campaign.teams}
+    members = {p: t.name for t in campaign.teams for p in t.player_ids}
+    for seat in seats:
         if seat.campaign_team and seat.campaign_team not in teams:
             raise FailedPrecondition(f"seat {seat.seat}: the campaign has no team "
                                      f"{seat.campaign_team!r}")
@@ -79,6 +73,13 @@ def check_match(s: Session, match: records.Match) -> None:
                 f"seat {seat.seat}: player {seat.player_id!r} plays for "
                 + (f"team {team!r}" if team else "no team of the campaign")
                 + f", not {seat.campaign_team or 'no team'!r}")
+
+
+def check_match(s: Session, match: records.Match) -> None:
+    """Refuses (nothing written) a new match that cannot count for its campaign, or names
+    a campaign that does not exist (NotFound)."""
+    check_seats(_campaign(s, match.campaign_id), match.game_id, match.scenario_id,
+                match.seats)
 
 
 def standings(teams: Sequence[records.CampaignTeam], scenario_ids: Sequence[str],
@@ -159,27 +160,29 @@ class Campaigns:
     def get_campaign(self, campaign_id: str) -> records.Campaign:
         """The campaign with its standings as of now."""
         with self._read.begin() as s:
-            row = s.get(models.Campaign, campaign_id)
-            if row is None:
-                raise NotFound(f"no campaign {campaign_id!r}")
-            teams = _teams(s, campaign_id)
-            match = models.Match
-            finished = s.execute(
-                sa.select(match.match_id, match.scenario_id, match.finished_at)
-                .where(match.campaign_id == campaign_id, match.status == models.FINISHED)
-                .order_by(match.finished_at, match.match_id)).all()
-            seat, result = models.MatchSeat, models.Result
-            seated = s.execute(
-                sa.select(seat.match_id, seat.campaign_team, result.result == models.WIN)
-                .join(match, match.match_id == seat.match_id)
-                .join(result, sa.and_(result.match_id == seat.match_id,
-                                      result.seat == seat.seat))
-                .where(match.campaign_id == campaign_id, seat.campaign_team.is_not(None))
-            ).all()
-        results, table = standings(teams, row.scenario_ids, finished, seated)
-        return records.Campaign(
-            campaign_id, row.game_id, teams, tuple(row.scenario_ids), utc(row.created_at),
-            results, table, len(results) == len(row.scenario_ids), leaders(table))
+            return _campaign(s, campaign_id)
+
+
+def _campaign(s: Session, campaign_id: str) -> records.Campaign:
+    row = s.get(models.Campaign, campaign_id)
+    if row is None:
+        raise NotFound(f"no campaign {campaign_id!r}")
+    match = models.Match
+    finished = s.execute(
+        sa.select(match.match_id, match.scenario_id, match.finished_at)
+        .where(match.campaign_id == campaign_id, match.status == models.FINISHED)
+        .order_by(match.finished_at, match.match_id)).all()
+    seat, result = models.MatchSeat, models.Result
+    seated = s.execute(
+        sa.select(seat.match_id, seat.campaign_team, result.result == models.WIN)
+        .join(match, match.match_id == seat.match_id)
+        .join(result, sa.and_(result.match_id == seat.match_id, result.seat == seat.seat))
+        .where(match.campaign_id == campaign_id, seat.campaign_team.is_not(None))).all()
+    teams = _teams(s, campaign_id)
+    results, table = standings(teams, row.scenario_ids, finished, seated)
+    return records.Campaign(
+        campaign_id, row.game_id, teams, tuple(row.scenario_ids), utc(row.created_at),
+        results, table, len(results) == len(row.scenario_ids), leaders(table))
 
 
 def _teams(s: Session, campaign_id: str) -> tuple[records.CampaignTeam, ...]:

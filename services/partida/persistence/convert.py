@@ -78,3 +78,17 @@ def campaign_pb(campaign: records.Campaign) -> persistence_pb2.Campaign:
             for t in campaign.standings],
         finished=campaign.finished, leaders=campaign.leaders,
         create_time=timestamp(campaign.created_at))
+
+
+def campaign_of(value: persistence_pb2.Campaign) -> records.Campaign:
+    """A campaign read from the persistence service, for the checks a caller runs on it."""
+    return records.Campaign(
+        value.campaign_id, value.game_id,
+        tuple(records.CampaignTeam(t.name, tuple(t.player_ids)) for t in value.teams),
+        tuple(value.scenario_ids), from_timestamp(value.create_time),
+        results=tuple(records.ScenarioResult(r.scenario_id, r.match_id, tuple(r.winning_teams),
+                                             from_timestamp(r.finish_time))
+                      for r in value.results),
+        standings=tuple(records.Standing(s.team, s.points, s.scenarios_played)
+                        for s in value.standings),
+        finished=value.finished, leaders=tuple(value.leaders))

@@ -263,8 +263,7 @@ class StoreRatings:
         return float(self.store.get_rating(player_id, game_id).rating)
 
     def campaign(self, campaign_id: str) -> Any:
-        from partida.persistence.convert import campaign_pb
-        return campaign_pb(self.store.get_campaign(campaign_id))
+        return self.store.get_campaign(campaign_id)
 
 
 class LocalCreator:

@@ -9,11 +9,15 @@ from typing import Any
 
 import grpc
 
+from partida.persistence import records
+from partida.persistence.campaigns import check_seats
+from partida.persistence.convert import campaign_of
 from partida.platform.batching import Batcher, Pending
 from partida.platform.calls import downstream_failure
 from partida.platform.errors import AlreadyExists, NotFound, Unavailable
 from partida.platform.service_client import ServiceClient
 from partida.rules import protos
+from partida.rules.ledger import seat_records
 from partida.rules.ports import LogEntry, MatchPage
 from partida.rules.session import SeatMeta, Session
 from partida.v1 import (
@@ -71,6 +75,17 @@ def record_from_proto(r: persistence_pb2.LogRecord) -> LogEntry:
                     r.create_time.ToNanoseconds() / 1e9, bytes(r.hash), bytes(r.prev_hash))
 
 
+def _get_campaign(client: ServiceClient, campaign_id: str) -> persistence_pb2.Campaign:
+    """PersistenceService.GetCampaign, NOT_FOUND raised as the platform's NotFound."""
+    try:
+        return client.call("GetCampaign", persistence_pb2.GetCampaignRequest(
+            campaign_id=campaign_id)).campaign
+    except grpc.RpcError as e:
+        if e.code() == grpc.StatusCode.NOT_FOUND:
+            raise NotFound(str(e.details())) from None
+        raise
+
+
 class LedgerClient(ServiceClient):
     def __init__(self, channel: grpc.Channel, token: str, timeout: float = 5.0) -> None:
         super().__init__(persistence_pb2_grpc.PersistenceServiceStub(channel), token, timeout)
@@ -78,6 +93,10 @@ class LedgerClient(ServiceClient):
 
     def record_match(self, session: Session) -> None:
         self.call("RecordMatch", persistence_pb2.RecordMatchRequest(match=protos.match(session)))
+
+    def check_campaign(self, session: Session) -> None:
+        check_seats(campaign_of(_get_campaign(self, session.campaign_id)), session.game_id,
+                    session.scenario_id, seat_records(session))
 
     def append_log(self, match_id: str, entries: list[LogEntry]) -> None:
         """Durable when it returns. Appends from concurrent actions travel together in one
@@ -157,11 +176,5 @@ class PersistenceRatings(ServiceClient):
                                                                      game_id=game_id))
         return float(r.rating.rating)
 
-    def campaign(self, campaign_id: str) -> persistence_pb2.Campaign:
-        try:
-            return self.call("GetCampaign", persistence_pb2.GetCampaignRequest(
-                campaign_id=campaign_id)).campaign
-        except grpc.RpcError as e:
-            if e.code() == grpc.StatusCode.NOT_FOUND:
-                raise NotFound(str(e.details())) from None
-            raise
+    def campaign(self, campaign_id: str) -> records.Campaign:
+        return campaign_of(_get_campaign(self, campaign_id))

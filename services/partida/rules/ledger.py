@@ -7,17 +7,21 @@ import json
 from typing import Any
 
 from partida.persistence import records
+from partida.persistence.campaigns import check_seats
 from partida.platform.errors import NotFound
 from partida.rules.ports import LogEntry, MatchPage
 from partida.rules.session import SeatMeta, Session
 
 
+def seat_records(s: Session) -> tuple[records.Seat, ...]:
+    return tuple(records.Seat(i, m.player_id, m.controller, m.bot, campaign_team=m.campaign_team)
+                 for i, m in enumerate(s.seats))
+
+
 def to_match(s: Session) -> records.Match:
     return records.Match(
         match_id=s.match_id, game_id=s.game_id, scenario_id=s.scenario_id,
-        seats=tuple(records.Seat(i, m.player_id, m.controller, m.bot,
-                                 campaign_team=m.campaign_team)
-                    for i, m in enumerate(s.seats)),
+        seats=seat_records(s),
         dice_commitment=bytes.fromhex(s.commitment), options_json=json.dumps(s.options),
         decision_timeout_seconds=s.decision_timeout, spectator_delay_actions=s.spectator_delay,
         campaign_id=s.campaign_id)
@@ -65,6 +69,10 @@ class LocalLedger:
 
     def record_match(self, session: Session) -> None:
         self.store.record_match(to_match(session))
+
+    def check_campaign(self, session: Session) -> None:
+        check_seats(self.store.get_campaign(session.campaign_id), session.game_id,
+                    session.scenario_id, seat_records(session))
 
     def append_log(self, match_id: str, entries: list[LogEntry]) -> None:
         self.store.append_log(match_id, [to_record(e) for e in entries])

@@ -133,6 +133,11 @@ class Matches:
         existing = self.sessions.load(match_id)
         if existing is not None:
             return existing
+        if campaign_id:  # refused before the dice stream, so a refusal leaves nothing
+            self.ledger.check_campaign(Session(
+                match_id=match_id, game_id=game_id, scenario_id=scenario_id, seats=seats,
+                options=options, commitment="", created_at=0.0, decision_timeout=0,
+                spectator_delay=0, campaign_id=campaign_id))
         # A retry after the session is gone finds the stream and the record already there;
         # its set-up append is then refused and the match is rebuilt from the log below.
         commitment = self.dice.create_stream(match_id)

@@ -46,6 +46,10 @@ class Dice(Protocol):
 class Ledger(Protocol):
     def record_match(self, session: Session) -> None: ...
 
+    def check_campaign(self, session: Session) -> None:
+        """Refuses (NotFound, FailedPrecondition) a match that could not count for its
+        campaign, before anything of it is created; record_match checks again."""
+
     def append_log(self, match_id: str, entries: list[LogEntry]) -> None:
         """Durably append; raises platform.errors.AlreadyExists if a sequence is taken."""
 
