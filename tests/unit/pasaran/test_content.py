@@ -16,7 +16,8 @@ DIR = Path(__file__).parents[3] / "services/partida/games/pasaran/content"
 
 
 def _raw() -> dict:
-    return {n: json.loads((DIR / f"{n}.json").read_text()) for n in ("map", "counters", "cards", "tables")}
+    names = ("map", "counters", "cards", "tables")
+    return {n: json.loads((DIR / f"{n}.json").read_text()) for n in names}
 
 
 def _land_component(content: Content, start: str) -> set[str]:

@@ -8,13 +8,18 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr, model_validator
+from pydantic import BaseModel, ConfigDict, model_validator
 
 _DIR = Path(__file__).parent / "content"
 
 Side = Literal["rep", "nat"]
 SIDES: tuple[Side, Side] = ("rep", "nat")
 Kind = Literal["inf", "tank", "hq", "air"]
+
+
+_INDEX: dict[int, dict[str, dict]] = {}  # type: ignore[type-arg]
+"""Look-up tables per loaded Content (by identity: plain dicts, as pydantic attribute access
+is slow in the engine's inner loops)."""
 
 
 class _Model(BaseModel):
@@ -141,7 +146,6 @@ class Tables(_Model):
 
 
 class Content(_Model):
-    _index: dict[str, dict] = PrivateAttr(default_factory=dict)
     map: MapData
     counters: Counters
     cards: Cards
@@ -175,22 +179,22 @@ class Content(_Model):
         for x, y in self.map.rail:
             rail.setdefault(x, []).append(y)
             rail.setdefault(y, []).append(x)
-        self._index = {"area": {a.id: a for a in self.map.areas},
+        _INDEX[id(self)] = {"area": {a.id: a for a in self.map.areas},
                        "unit": {u.id: u for u in self.counters.units},
                        "card": {c.id: c for c in self.cards.cards},
                        "rail": {k: sorted(v) for k, v in rail.items()}}
 
     def area(self, area_id: str) -> Area:
-        return self._index["area"][area_id]
+        return _INDEX[id(self)]["area"][area_id]
 
     def unit(self, unit_id: str) -> Unit:
-        return self._index["unit"][unit_id]
+        return _INDEX[id(self)]["unit"][unit_id]
 
     def card(self, card_id: str) -> Card:
-        return self._index["card"][card_id]
+        return _INDEX[id(self)]["card"][card_id]
 
     def rail_neighbours(self, area_id: str) -> list[str]:
-        return self._index["rail"].get(area_id, [])
+        return _INDEX[id(self)]["rail"].get(area_id, [])
 
 
 @cache

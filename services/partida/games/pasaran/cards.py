@@ -1,0 +1,175 @@
+"""The card procedure (7.2) and the cards' effects (appendix; reconstructed cards in
+content/cards.json). Cards are played in the owner's rail step (see RULES.md)."""
+
+from __future__ import annotations
+
+from partida.engine import Event
+from partida.games.pasaran import board as B
+from partida.games.pasaran.content import Content
+from partida.games.pasaran.state import PasaranState
+
+LEFT_OUT = ("invasion", "barcelona_revolt", "rep_disorder")
+"""Appendix cards whose effects are NOT IMPLEMENTED: kept out of the deck (RULES.md)."""
+
+SEAT_SIDE = ("rep", "nat")
+
+
+def _starred(state: PasaranState, card: str, content: Content) -> list[str]:
+    return sorted(u for u, r in state.units.items()
+                  if r["status"] == "locked" and content.unit(u).star == card)
+
+
+def obsolete(content: Content, state: PasaranState, cid: str) -> bool:
+    """7.2: a card whose action can no longer happen, or has happened another way."""
+    card = content.card(cid)
+    effect = card.effect or {}
+    if card.needs_chits:
+        return True                                  # combat chits (9.4) are not implemented
+    if card.latest is not None and state.turn > card.latest:
+        return True
+    if effect.get("pool") and not _starred(state, cid, content):
+        return True
+    if "choose_hq" in effect:
+        return not any(state.units[h]["status"] == "locked" for h in effect["choose_hq"])
+    if "hq" in effect:
+        return not _hq_choices(state, effect)
+    if "cancels" in effect:
+        return effect["cancels"] in state.discard
+    return False
+
+
+def _hq_choices(state: PasaranState, effect: dict) -> list[str]:  # type: ignore[type-arg]
+    out = []
+    if state.units[effect["hq"]]["status"] == "locked":
+        out.append(effect["hq"])
+    out += [f"remove:{h}" for h in effect["or_remove"]
+            if state.units[h]["status"] in ("map", "queue")]
+    return out
+
+
+def _conditions_met(content: Content, state: PasaranState, cid: str, side: str) -> bool:
+    card = content.card(cid)
+    if card.earliest is not None and state.turn < card.earliest:
+        return False
+    if card.requires_permanent is not None and card.requires_permanent not in state.permanent:
+        return False
+    if card.requires_french_border and not any(
+            state.control.get(a) == side for a in content.area("france").adjacent):
+        return False
+    if card.requires_city is not None and not (
+            state.control.get(card.requires_city) == side
+            and state.city_control.get(card.requires_city) == side):
+        return False
+    return not obsolete(content, state, cid)
+
+
+def plays(content: Content, state: PasaranState, side: str) -> list[tuple[str, str]]:
+    """(action id, description) of every card the side may play now: held since an earlier
+    turn (7.2) with its conditions met."""
+    out = []
+    for held in state.hands[side]:
+        cid = held["card"]
+        if held["turn"] >= state.turn or not _conditions_met(content, state, cid, side):
+            continue
+        effect = content.card(cid).effect or {}
+        name = content.card(cid).name
+        if "choose_hq" in effect:
+            out += [(f"play:{cid}:{h}", f"Play {name}: {content.unit(h).name} arrives next turn")
+                    for h in effect["choose_hq"] if state.units[h]["status"] == "locked"]
+        elif "hq" in effect:
+            out += [(f"play:{cid}:{c}", f"Play {name}: {c}") for c in _hq_choices(state, effect)]
+        else:
+            out.append((f"play:{cid}", f"Play {name}"))
+    return out
+
+
+def play(content: Content, state: PasaranState, side: str, action: str,
+         events: list[Event]) -> None:
+    parts = action.split(":")
+    cid = parts[1]
+    card = content.card(cid)
+    effect = card.effect or {}
+    state.hands[side] = [h for h in state.hands[side] if h["card"] != cid]
+    events.append(Event("card_played", {"side": side, "card": cid, "choice": parts[2:]}))
+    if effect.get("pool"):
+        for uid in _starred(state, cid, content):
+            state.units[uid]["status"] = "pool"
+    if "bp" in effect:
+        state.bp[side] += int(effect["bp"])  # type: ignore[call-overload]
+    if "turn_flag" in effect:
+        state.flags.append(str(effect["turn_flag"]))
+    if "airlift" in effect:
+        state.airlift_left += int(effect["airlift"])  # type: ignore[call-overload]
+    if "choose_hq" in effect or "hq" in effect:
+        choice = parts[-1]
+        if parts[2] == "remove":
+            state.units[choice].update(status="removed", at=None)
+        else:
+            state.units[choice].update(status="queue", arrive=state.turn + 1)
+    if "cancels" in effect and effect["cancels"] in state.permanent:
+        state.permanent.remove(str(effect["cancels"]))
+        state.discard.append(str(effect["cancels"]))
+    {"discard": state.discard, "bottom": state.deck, "permanent": state.permanent}[
+        card.after].append(cid)
+
+
+# ----- buying (7.2) ------------------------------------------------------------------------
+def draw_offer(content: Content, state: PasaranState, side: str, events: list[Event]) -> None:
+    """Take two cards from the top: the enemy's go straight under the deck, obsolete ones are
+    discarded and replaced. What is left waits for keep/decline, unless none is affordable."""
+    offer: list[str] = []
+    taken = 0
+    while taken < 2 and state.deck:
+        cid = state.deck.pop(0)
+        card = content.card(cid)
+        if obsolete(content, state, cid):
+            state.discard.append(cid)
+            events.append(Event("card_discarded", {"card": cid, "why": "obsolete"}))
+            continue
+        taken += 1
+        if card.side not in (side, "both"):
+            state.deck.append(cid)
+            events.append(Event("card_returned", {"side": side, "card": cid},
+                                frozenset({SEAT_SIDE.index(side)}), {"side": side}))
+            continue
+        offer.append(cid)
+    if offer:
+        events.append(Event("cards_drawn", {"side": side, "cards": offer},
+                            frozenset({SEAT_SIDE.index(side)}),
+                            {"side": side, "count": len(offer)}))
+    if any(content.card(c).cost <= state.bp[side] for c in offer):
+        state.offer = {"side": side, "cards": offer}
+    else:
+        state.deck.extend(offer)
+
+
+def keep(content: Content, state: PasaranState, cid: str | None, events: list[Event]) -> None:
+    """Pay for one card of the offer and hold it (playable from next turn), or send both
+    under the deck."""
+    assert state.offer is not None
+    side = state.offer["side"]
+    for c in state.offer["cards"]:
+        if c != cid:
+            state.deck.append(c)
+    if cid is not None:
+        cost = content.card(cid).cost
+        state.bp[side] -= cost
+        state.hands[side].append({"card": cid, "turn": state.turn})
+        events.append(Event("card_kept", {"side": side, "card": cid, "cost": cost},
+                            frozenset({SEAT_SIDE.index(side)}), {"side": side, "cost": cost}))
+    else:
+        events.append(Event("cards_declined", {"side": side}))
+    state.offer = None
+
+
+def offer_actions(content: Content, state: PasaranState) -> list[tuple[str, str]]:
+    assert state.offer is not None
+    side = state.offer["side"]
+    out = [(f"keep:{c}", f"Keep {content.card(c).name} for {content.card(c).cost} BP")
+           for c in state.offer["cards"] if content.card(c).cost <= state.bp[side]]
+    return [("decline", "Return the cards under the deck"), *out]
+
+
+def held_side(content: Content, cid: str) -> tuple[str, ...]:
+    side = content.card(cid).side
+    return B.SIDES if side == "both" else (side,)
