@@ -1,5 +1,9 @@
 """The authored tables' objectives (ours; RULES.md, objectives and turn limit)."""
 
+import pytest
+
+from partida.engine import BadSetup, LocalRng
+from partida.engine import conformance as kit
 from partida.games.bandas import combat as C
 
 from .positions import GAME, act, activate, arena, of
@@ -30,3 +34,40 @@ def test_convoy_turn_limit_goes_to_the_ambushers():
     act(state, "end")
     out = GAME.outcome(state)
     assert out.winners == (1,) and "did not get through" in out.reason
+
+
+CUSTOM = {"id": "propia", "name": "Mi Banda", "points_limit": 175,
+          "models": [{"id": "yo_jefe", "name": "Jefe", "grade": "veteran",
+                      "weapons": ["laser_rifle", "sabre"], "armour": "composite"},
+                     {"id": "yo_conductor", "name": "Volante", "grade": "henchman",
+                      "weapons": ["pistol"]},
+                     {"id": "yo_perro", "name": "Perro", "grade": "animal",
+                      "weapons": ["spear", "sabre"]}],
+          "vehicles": [{"id": "yo_bugi", "name": "Bugi", "kind": "buggy", "armour": "light",
+                        "driver": "yo_conductor"}]}
+
+
+def test_a_gang_sheet_submitted_as_data_is_set_up_in_its_deployment_zone():
+    """Gangs as data (issue 8): a legal sheet replaces the side's ready-made gang."""
+    state = GAME.new_state("street_fight", 2, {"gangs": {"oeste": CUSTOM}}, LocalRng(0))
+    mine = {mid for mid, m in state.models.items() if m["seat"] == 0}
+    assert mine == {"yo_jefe", "yo_conductor", "yo_perro"}
+    assert state.models["yo_conductor"]["vehicle"] == "yo_bugi"
+    assert all(2 <= m["x"] <= 20 for mid, m in state.models.items() if mid in mine)
+    p = kit.random_playout(GAME, "street_fight", 2, 3, 3000, {"gangs": {"oeste": CUSTOM}})
+    kit.check_terminates(p)
+    kit.check_replay(p)
+
+
+@pytest.mark.parametrize(("gangs", "message"), [
+    ({"oeste": {**CUSTOM, "points_limit": 500}}, "allows 175 points"),
+    ({"norte": CUSTOM}, "no side 'norte'"),
+    ({"oeste": {**CUSTOM, "models": [{**CUSTOM["models"][0], "skills": ["winged"] * 3}]}},
+     "skill winged taken twice"),
+    ({"oeste": {**CUSTOM, "models": [{**CUSTOM["models"][0], "id": "mu_grumo"}],
+                "vehicles": []}}, "ids used by two gangs"),
+    ("a gang", "maps a side id"),
+])
+def test_illegal_submitted_gangs_are_refused_with_the_reason(gangs, message):
+    with pytest.raises(BadSetup, match=message):
+        GAME.new_state("street_fight", 2, {"gangs": gangs}, LocalRng(0))

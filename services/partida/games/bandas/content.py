@@ -123,6 +123,13 @@ class VehicleSheet(_Model):
     kind: str
     armour: str | None = None
     weapon: str | None = None
+    # The crew, for a gang set up by the deployment rule (a table's placements name it instead).
+    driver: str | None = None
+    gunner: str | None = None
+    riders: tuple[str, ...] = ()
+
+    def crew(self) -> list[str]:
+        return [c for c in (self.driver, self.gunner, *self.riders) if c]
 
 
 class GangSheet(_Model):
@@ -211,6 +218,12 @@ def _vehicle_errors(pts: PointsList, v: VehicleSheet) -> list[str]:
     if v.weapon is not None and not (kind.mounts and v.weapon in pts.weapons
                                      and pts.weapons[v.weapon].kind == "mounted"):
         errors.append(f"{who}: a {v.kind} cannot mount {v.weapon!r}")
+    if len(v.crew()) > kind.riders:
+        errors.append(f"{who}: a {v.kind} carries {kind.riders}, not {len(v.crew())}")
+    if v.gunner and not kind.gunner:
+        errors.append(f"{who}: a {v.kind} has no gunner's place")
+    if v.crew() and not v.driver:
+        errors.append(f"{who}: a crewed vehicle needs a driver")
     return errors
 
 
@@ -226,8 +239,13 @@ def check_gang(pts: PointsList, data: Mapping[str, Any]) -> GangSheet:
     errors += [f"id {i!r} is used twice" for i, n in Counter(ids).items() if n > 1]
     for m in gang.models:
         errors += _model_errors(pts, m)
+    models = {m.id for m in gang.models}
     for v in gang.vehicles:
         errors += _vehicle_errors(pts, v)
+        errors += [f"{v.id}: crew member {c!r} is not a model of the gang"
+                   for c in v.crew() if c not in models]
+    crews = Counter(c for v in gang.vehicles for c in v.crew())
+    errors += [f"{c} crews more than one vehicle or place" for c, n in crews.items() if n > 1]
     total = gang_cost(pts, gang)
     if total > gang.points_limit:
         errors.append(f"the gang costs {total} points, over its limit of {gang.points_limit}")

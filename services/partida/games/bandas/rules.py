@@ -30,10 +30,24 @@ from partida.games.bandas import combat as C
 from partida.games.bandas import geometry as G
 from partida.games.bandas import vehicles as V
 from partida.games.bandas import world as W
-from partida.games.bandas.content import Content, ModelSheet, Table, load, model_cost
+from partida.games.bandas.content import (
+    Content,
+    GangError,
+    GangSheet,
+    ModelSheet,
+    Placement,
+    Table,
+    check_gang,
+    load,
+    model_cost,
+)
+from partida.games.bandas.deploy import place_gang
 from partida.games.bandas.state import DOWN, OUT, STANDING, STUNNED, BandasState
 
-OPTIONS = {"turn_limit": "turns before the match is decided (default: the table's, 1-50)"}
+OPTIONS = {"turn_limit": "turns before the match is decided (default: the table's, 1-50)",
+           "gangs": "gang sheets submitted as data: side id -> sheet (content/gangs.json form, "
+                    "vehicles naming their driver, gunner and riders), set up in the side's "
+                    "deployment zone"}
 
 
 def _info(content: Content) -> GameInfo:
@@ -75,28 +89,69 @@ class Bandas(Game[BandasState]):
         if type(seats) is not int or seats != len(t.sides):
             raise BadSetup(f"{t.title} takes {len(t.sides)} players, not {seats}")
         opts = _options(options)
+        custom = self._custom_gangs(t, opts.get("gangs", {}))
         state = BandasState(table=t.id, seats=seats, options=opts,
                             sides=[s.id for s in t.sides], models={}, vehicles={},
                             loot=[list(p) for p in t.loot])
+        taken: list = []
         for seat, side in enumerate(t.sides):
-            gang = self.content.gangs[side.gang]
-            sheets = {m.id: m for m in gang.models}
-            for mid, at in side.positions.items():
-                state.models[mid] = new_model(sheets[mid], seat, at, t)
-            for p in side.vehicles:
-                v = next(v for v in gang.vehicles if v.id == p.vehicle)
-                state.vehicles[v.id] = {
-                    "id": v.id, "name": v.name, "seat": seat, "kind": v.kind, "armour": v.armour,
-                    "weapon": v.weapon, "x": float(p.at[0]), "y": float(p.at[1]),
-                    "heading": float(p.heading), "moving": False, "activated": False,
-                    "wheels": 0, "weapon_broken": False, "engine": 0, "wrecked": False}
-                crew = [(p.driver, "driver"), *([(p.gunner, "gunner")] if p.gunner else []),
-                        *((r, "rider") for r in p.riders)]
-                for mid, role in crew:
-                    state.models[mid] = new_model(sheets[mid], seat, p.at, t)
-                    state.models[mid].update(vehicle=v.id, role=role, roof=None)
+            if side.id in custom:
+                gang = custom[side.id]
+                positions, placements = place_gang(t, side, gang, taken)
+            else:
+                gang = self.content.gangs[side.gang]
+                positions, placements = side.positions, list(side.vehicles)
+            self._set_up(state, seat, gang, positions, placements, t)
         self._new_turn(state, rng, [])
         return state
+
+    def _set_up(self, state: BandasState, seat: int, gang: GangSheet,
+                positions: Mapping[str, tuple[float, float]], placements: list[Placement],
+                t: Table) -> None:
+        sheets = {m.id: m for m in gang.models}
+        for mid, at in positions.items():
+            state.models[mid] = new_model(sheets[mid], seat, at, t)
+        for p in placements:
+            v = next(v for v in gang.vehicles if v.id == p.vehicle)
+            state.vehicles[v.id] = {
+                "id": v.id, "name": v.name, "seat": seat, "kind": v.kind, "armour": v.armour,
+                "weapon": v.weapon, "x": float(p.at[0]), "y": float(p.at[1]),
+                "heading": float(p.heading), "moving": False, "activated": False,
+                "wheels": 0, "weapon_broken": False, "engine": 0, "wrecked": False}
+            crew = [(p.driver, "driver"), *([(p.gunner, "gunner")] if p.gunner else []),
+                    *((r, "rider") for r in p.riders)]
+            for mid, role in crew:
+                state.models[mid] = new_model(sheets[mid], seat, p.at, t)
+                state.models[mid].update(vehicle=v.id, role=role, roof=None)
+
+    def _custom_gangs(self, t: Table, sheets: Mapping[str, Any]) -> dict[str, GangSheet]:
+        """Gang sheets submitted as data (option `gangs`: side id -> sheet), each validated
+        and held to the points limit of the table's own gang for that side."""
+        if not isinstance(sheets, Mapping):
+            raise BadSetup("option gangs maps a side id to a gang sheet")
+        sides = {s.id: s for s in t.sides}
+        out: dict[str, GangSheet] = {}
+        for side_id, sheet in sheets.items():
+            if side_id not in sides:
+                raise BadSetup(f"{t.id} has no side {side_id!r} (sides: {sorted(sides)})")
+            if not isinstance(sheet, Mapping):
+                raise BadSetup(f"the gang for {side_id} must be a gang sheet")
+            try:
+                gang = check_gang(self.content.points, sheet)
+            except GangError as e:
+                raise BadSetup(f"illegal gang for {side_id}: {e}") from None
+            limit = self.content.gangs[sides[side_id].gang].points_limit
+            if gang.points_limit > limit:
+                raise BadSetup(f"{t.title} allows {limit} points a gang, not {gang.points_limit}")
+            out[side_id] = gang
+        ids = [i for s in t.sides for i in (
+            [m.id for m in out[s.id].models] + [v.id for v in out[s.id].vehicles] if s.id in out
+            else [m.id for m in self.content.gangs[s.gang].models]
+            + [v.id for v in self.content.gangs[s.gang].vehicles])]
+        clashes = sorted({i for i in ids if ids.count(i) > 1})
+        if clashes:
+            raise BadSetup(f"ids used by two gangs: {clashes}")
+        return out
 
     # ----- turns (the book's opening paragraphs) --------------------------------------------
     def _new_turn(self, state: BandasState, rng: Rng, ev: list[Event]) -> None:
@@ -403,4 +458,6 @@ def _options(options: Mapping[str, Any]) -> dict[str, Any]:
         if type(limit) is not int or not 1 <= limit <= 50:
             raise BadSetup("turn_limit is a whole number from 1 to 50")
         out["turn_limit"] = limit
+    if "gangs" in options:
+        out["gangs"] = copy_plain(options["gangs"])
     return out
