@@ -5,6 +5,7 @@ Mecánico; Conducción de primera; Tirador de primera; Alado; Arpones; Gancho co
 import pytest
 
 from partida.engine import IllegalAction
+from partida.games.bandas import actions as A
 from partida.games.bandas import vehicles as V
 
 from .positions import GAME, ScriptedRng, act, activate, arena, kinds, of
@@ -220,3 +221,14 @@ def test_the_convoy_wins_when_its_truck_reaches_the_exit():
     activate(state, TRUCK)
     act(state, "drive:113.0,45.0")
     assert GAME.outcome(state).winners == (0,)
+
+
+def test_a_rider_takes_the_wheel_of_a_vehicle_without_driver():
+    """RULES.md (drivers): the book does not say; a rider spends an action to drive."""
+    state = convoy()
+    state.models["ca_ruedas"]["status"] = "out"
+    assert TRUCK not in A.units(state, 0)
+    activate(state, "ca_llave")
+    act(state, "wheel:ca_camion")
+    assert state.driver(TRUCK) == "ca_llave"
+    assert not legal(state, 0, "wheel:ca_camion")

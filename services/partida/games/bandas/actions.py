@@ -3,8 +3,9 @@ Acciones de abordaje; Mecánico; Drogas para todos) and doing it.
 
 Action ids: `activate:<unit>`, `end`, `stand`, `move:<x>,<y>`, `drive:<x>,<y>` (centimetres
 with one decimal), `shoot:<target>:<weapon>` (target a model or a vehicle), `fight:<target>:
-<weapon>`, `board:<vehicle>`, `repair:<vehicle>`, `drugs:<ws|pericia|move>`. `problem` says
-why an id is refused; `options` lists the legal ones (a lattice of destinations).
+<weapon>`, `board:<vehicle>`, `repair:<vehicle>`, `wheel:<vehicle>` (take the wheel),
+`drugs:<ws|pericia|move>`. `problem` says why an id is refused; `options` lists the legal
+ones (a lattice of destinations).
 """
 
 from __future__ import annotations
@@ -111,6 +112,8 @@ def _model_problem(state: BandasState, mid: str, verb: str, arg: str) -> str | N
         return V.board_problem(state, mid, arg, allowance(state, mid))
     if verb == "repair":
         return repair_problem(state, mid, arg)
+    if verb == "wheel":
+        return wheel_problem(state, mid, arg)
     if verb == "drugs":
         return drugs_problem(state, mid, arg)
     return f"unknown action {verb!r}"
@@ -251,6 +254,17 @@ def repair_problem(state: BandasState, mid: str, vid: str) -> str | None:
     return None
 
 
+def wheel_problem(state: BandasState, mid: str, vid: str) -> str | None:
+    """RULES.md: a rider of its own gang's vehicle takes the wheel when it has no driver."""
+    m = state.models[mid]
+    if vid not in state.vehicles or m["vehicle"] != vid or \
+            state.vehicles[vid]["seat"] != m["seat"]:
+        return "only aboard a vehicle of its own gang"
+    if state.vehicles[vid]["wrecked"] or state.driver(vid) is not None:
+        return "the vehicle has a driver (or is a wreck)"
+    return None
+
+
 def drugs_problem(state: BandasState, mid: str, what: str) -> str | None:
     if not C.has(state, mid, "drugs"):
         return "it has no drugs"
@@ -281,7 +295,7 @@ def options(state: BandasState, seat: int) -> list[tuple[str, str]]:
                 if fight_problem(state, mid, target, w) is None:
                     out.append((f"fight:{target}:{w}", f"{mid} fights {target} with {w}"))
     for vid in state.vehicles:
-        for verb in ("board", "repair"):
+        for verb in ("board", "repair", "wheel"):
             if _model_problem(state, mid, verb, vid) is None:
                 out.append((f"{verb}:{vid}", f"{mid}: {verb} {vid}"))
     out += [(f"drugs:{d}", f"{mid} takes drugs for {d}") for d in DRUGS
@@ -364,6 +378,9 @@ def perform(state: BandasState, aid: str, rng: Rng, ev: list[Event]) -> None:
         V.board(state, unit, arg, rng, ev)
     elif verb == "repair":
         V.repair(state, unit, arg, rng, ev)
+    elif verb == "wheel":
+        state.models[unit]["role"] = "driver"
+        ev.append(Event("took_the_wheel", {"model": unit, "vehicle": arg}))
 
 
 def _move(state: BandasState, mid: str, dest: tuple[float, float], ev: list[Event]) -> None:
