@@ -80,10 +80,13 @@ def test_bad_setups_are_refused_and_resign_ends_the_match(game, played):
     kit.check_resign(game, played.state, 2)
 
 
-@pytest.mark.parametrize(("scenario", "seed", "every"), [("shopping", 4, 11), ("drums", 6, 13)])
+@pytest.mark.parametrize(("scenario", "seed", "every"), [
+    ("shopping", 4, 11), ("drums", 6, 13), ("long_live_rock", 7, 17), ("war_games", 8, 19),
+    ("streets_of_fire", 9, 23)])
 def test_later_scenarios_playouts_pass_the_checks(game, scenario, seed, every):
-    """Scenarios 2 (Shopping) and 3 (Drums in the Dark): a random playout with the per-step
-    checks on every few steps ends, replays and resumes; an all-default one ends."""
+    """Scenarios 2 to 6 (Shopping, Drums in the Dark, Long Live Rock, War Games, Streets of
+    Fire): a random playout with the per-step checks on every few steps ends, replays and
+    resumes; an all-default one ends."""
 
     def check(p, seat):
         if p.steps % every == 0:
@@ -97,3 +100,14 @@ def test_later_scenarios_playouts_pass_the_checks(game, scenario, seed, every):
     d = kit.default_playout(game, scenario, 2, 3, BOUND,
                             each_step=lambda p, seat: kit.check_default_legal(game, p.state))
     kit.check_terminates(d)
+
+
+@pytest.mark.parametrize("scenario", ["long_live_rock", "war_games", "streets_of_fire"])
+@pytest.mark.parametrize("seed", [21, 22])
+def test_scenarios_4_to_6_are_played_to_their_end_by_random_bots(game, scenario, seed):
+    """Scenarios 4, 5 and 6 from more seeds: random play always reaches the end (each has a
+    turn limit, the book's or the option's) with a result the scenario names."""
+    p = kit.random_playout(game, scenario, 2, seed, BOUND)
+    kit.check_terminates(p)
+    reasons = {v.text for v in game.content.scenario(scenario).victory}
+    assert p.state.result is not None and p.state.result["reason"] in reasons

@@ -8,7 +8,16 @@ from __future__ import annotations
 from dataclasses import replace
 
 from partida.engine import Action
-from partida.games.batallitas import doors, hate, leaving, shopping
+from partida.games.batallitas import (
+    doors,
+    hate,
+    hidden,
+    leaving,
+    roles,
+    shopping,
+    slider,
+    videogame,
+)
 from partida.games.batallitas.combat import (
     close_weapons,
     combat_dice,
@@ -49,11 +58,35 @@ def entry_edges(state: BatallitasState, n: Nose) -> list[str]:
         return [n.edge]
     sq = state.squads[n.squad]
     deploy = scenario_of(state).forces[sq.force].deploy
+    if deploy.kind == "opposite_edges":
+        return _opposite(state, sq.side)
     if deploy.kind != "edge":
         return []
     if sq.edge is not None and deploy.one_edge_per_squad:
         return [sq.edge]
     return list(deploy.edges)
+
+
+EDGES = ("north", "east", "south", "west")
+
+
+def _opposite(state: BatallitasState, side: str) -> list[str]:
+    """Scenario 6: the first side to bring a nose on picks its edge (RULES.md decision); the
+    other side enters by the opposite one."""
+    own = state.counters.get(f"{side}_edge")
+    other = state.counters.get(f"{'rebel' if side == 'papal' else 'papal'}_edge")
+    if own is not None:
+        return [EDGES[own]]
+    if other is not None:
+        return [EDGES[(other + 2) % 4]]
+    return list(EDGES)
+
+
+def note_entry(state: BatallitasState, n: Nose, edge: str) -> None:
+    deploy = scenario_of(state).forces[state.squads[n.squad].force].deploy
+    key = f"{state.side_of(n)}_edge"
+    if deploy.kind == "opposite_edges" and key not in state.counters:
+        state.counters[key] = EDGES.index(edge)
 
 
 def entry_cost(f: Field, p: Pos, command: bool) -> int:
@@ -86,8 +119,10 @@ def nose_actions(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
 
 
 def passing_through(state: BatallitasState, n: Nose) -> bool:
-    """The nose shares its cell with a friend (it is moving through it)."""
-    return n.cell is not None and any(m.cell == n.cell for m in state.in_play() if m is not n)
+    """The nose shares its cell with a friend (it is moving through it; the slider, which
+    holds two, is not a friend's cell)."""
+    return n.cell is not None and not slider.inside(state, n) \
+        and any(m.cell == n.cell for m in state.in_play() if m is not n)
 
 
 def _friends(state: BatallitasState, n: Nose) -> frozenset[Pos]:
@@ -107,8 +142,9 @@ def steps(state: BatallitasState, f: Field, n: Nose) -> list[tuple[Pos, int]]:
     friends = _friends(state, n)
     g = replace(f, noses=f.noses - friends) if friends else f
     out = []
+    barred = hidden.barred(state, n)
     for p in _around(here):
-        if not can_step(g, here, p):
+        if p in barred or not can_step(g, here, p):
             continue
         cost = step_cost(f, here, n.facing, p, command=command)
         if not can_pay(state, n, cost, "move"):
@@ -165,6 +201,8 @@ def free_actions(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
     out.extend(_upkeep(state, n))
     out.extend(shopping.actions(state, f, n))
     out.extend(leaving.actions(state, f, n))
+    for scenario_actions in (roles.actions, hidden.actions, videogame.actions, slider.actions):
+        out.extend(scenario_actions(state, f, n))
     return out
 
 

@@ -144,7 +144,8 @@ def _fits(state: BatallitasState, window: dict[str, Any], fx: str) -> bool:
             and (fx == "bombard" or bool(E.entry_sides(field_of(state))))
     if fx == "human_bomb":  # a Lethal Fan in its own action phase
         nid = window.get("nose")
-        return nid is not None and E.is_lethal(state.nose(nid))
+        return nid is not None and E.is_lethal(state.nose(nid)) \
+            and state.nose(nid).status == IN_PLAY  # on the board, not waiting to enter
     if fx == "booby_trap":
         return E.trap_usable(state)
     if fx == "kaboom":  # the jammed short or long firearm is still carried

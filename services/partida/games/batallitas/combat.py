@@ -6,7 +6,7 @@ Attacks", knack "Mastery")."""
 from __future__ import annotations
 
 from partida.engine import Event, Rng
-from partida.games.batallitas import dice
+from partida.games.batallitas import dice, slider
 from partida.games.batallitas.content import Pos, Weapon, load
 from partida.games.batallitas.geometry import corner_open, front_cells, line_of_sight
 from partida.games.batallitas.grid import Field
@@ -39,7 +39,7 @@ def targets(state: BatallitasState, f: Field, n: Nose) -> list[Pos]:
     for p in front_cells(n.cell, n.facing):
         foe = state.at(p)
         if foe is not None and state.side_of(foe) != state.side_of(n) \
-                and line_of_sight(f, n.cell, p):
+                and (line_of_sight(f, n.cell, p) or slider.blow_reaches(state, n.cell, p)):
             out.append(p)
     return out
 

@@ -382,6 +382,8 @@ class Role(_Model):
     count: int = Field(ge=1)
     where: Literal["free", "feature", "next_to_feature", "next_to_curtain"]
     feature: str | None = None
+    unfilled: str | None = None  # why the role goes without a nose (RULES.md decision)
+    leader: bool = False  # the squad's original leader takes this role
 
 
 class LeaderStart(_Model):
@@ -434,6 +436,14 @@ class HiddenMarkers(_Model):
     barred_families: tuple[Family, ...] = ()
 
 
+class Slider(_Model):
+    """Scenario 5's getaway vehicle on board 8."""
+
+    families: tuple[Family, ...]
+    capacity: int = Field(ge=1)
+    entry_cost: int = Field(ge=1)
+
+
 class Scenario(_Model):
     id: str
     number: int = Field(ge=1, le=6)
@@ -451,7 +461,7 @@ class Scenario(_Model):
     goal: dict[str, int] | None = None
     band_arms_at: str | None = None
     hidden_markers: HiddenMarkers | None = None
-    slider: dict[str, object] | None = None
+    slider: Slider | None = None
 
     @model_validator(mode="after")
     def _boards_or_placement(self) -> Scenario:

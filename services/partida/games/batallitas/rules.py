@@ -22,7 +22,20 @@ from partida.engine import (
     copy_plain,
 )
 from partida.games.batallitas import actions as A
-from partida.games.batallitas import area, cards, dice, doors, hate, leaving, shopping
+from partida.games.batallitas import (
+    area,
+    cards,
+    dice,
+    doors,
+    hate,
+    hidden,
+    leaving,
+    placement,
+    roles,
+    shopping,
+    slider,
+    videogame,
+)
 from partida.games.batallitas import card_effects as E
 from partida.games.batallitas import combat as C
 from partida.games.batallitas import setup as S
@@ -61,6 +74,15 @@ INFO = GameInfo(
         Scenario("drums", "Drums in the Dark", 2, 2, S.SIDES,
                  "Scenario 3: a lost Fanhunter squad must get two of its noses across board 3 "
                  "past a Lethal Fans squad."),
+        Scenario("long_live_rock", "Long Live Rock", 2, 2, S.SIDES,
+                 "Scenario 4: the Fans must get the rock band out through a secret passage on "
+                 "board 5 before two Macute squads reach it."),
+        Scenario("war_games", "War Games", 2, 2, S.SIDES,
+                 "Scenario 5: Lethal Fans carry a stolen videogame across boards 6 to 8 to the "
+                 "slider in the garage, with Macutes and later Fanhunters after them."),
+        Scenario("streets_of_fire", "Streets of Fire", 2, 2, S.SIDES,
+                 "Scenario 6: on four boards the players lay out, the papal squads search "
+                 "face-down markers for the Resistance's secret passage."),
     ),
     hidden_information=True,
     options={"painted_squads": "deal three event cards per squad instead of two (default off)",
@@ -93,6 +115,7 @@ class Batallitas(Game[BatallitasState]):
         squads, noses = S.build_squads(self.content, sc)
         state = BatallitasState(scenario=scenario, seats=seats, sides=list(S.SIDES),
                                 options=dict(options), squads=squads, noses=noses)
+        roles.assign(sc, state)
         ev: list[Event] = []
         S.deal(self.content, state, rng, ev)
         state.setup = S.choices(self.content, sc, state)
@@ -154,6 +177,14 @@ class Batallitas(Game[BatallitasState]):
         if kind == "leader":
             return [Action(f"leader:{n.id}", f"{n.name} ({n.id}) is the original leader")
                     for n in state.members(item["squad"])]
+        if kind == "board":
+            return placement.actions(state)
+        if kind == "hide":
+            return [Action(f"hide:{A.cell_id(p)}", f"a face-down marker at {A.cell_id(p)}")
+                    for p in hidden.hidden_cells(state)]
+        if kind == "carrier":
+            return [Action(f"carrier:{n.id}", f"{n.name} ({n.id}) carries the videogame")
+                    for n in state.in_play() if state.side_of(n) == "rebel"]
         n = state.nose(item["nose"])
         if kind == "atrophy":
             return [Action(f"atrophy:{n.id}:{a}", f"{n.name} ({n.id}) takes -1 {a}")
@@ -176,6 +207,8 @@ class Batallitas(Game[BatallitasState]):
         sq = state.squads[n.squad]
         deploy = self.content.scenario(state.scenario).forces[sq.force].deploy
         m, f = state_map(state), field_of(state)
+        if deploy.kind == "roles":
+            return roles.start_cells(state, f, n)
         cells = [p for p in m.positions() if not f.blocks_step(p)
                  and (deploy.board is None or m.board(p) == deploy.board)
                  and (deploy.where != "indoor" or m.cell(p).indoor)]
@@ -405,6 +438,21 @@ class Batallitas(Game[BatallitasState]):
         state.setup.pop(0)
         ev.append(Event("grenades", {"nose": nid, **split}))
 
+    def _do_board(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        board, where = rest.split(":")
+        col, row = A.parse_cell(where)
+        placement.place(state, int(board), col, row, ev)
+        state.setup.pop(0)
+
+    def _do_hide(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        hidden.hide(state, rng, A.parse_cell(rest), ev)
+        state.setup.pop(0)
+
+    def _do_carrier(self, state: BatallitasState, rest: str, rng: Rng,
+                    ev: list[Event]) -> None:
+        videogame.give(state, rest, ev)
+        state.setup.pop(0)
+
     def _do_deploy(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
         nid, where, facing = rest.split(":")
         n = state.nose(nid)
@@ -444,7 +492,9 @@ class Batallitas(Game[BatallitasState]):
         T.pay(state, n, cost, "enter")
         state.squads[n.squad].edge = side
         n.pos, n.facing, n.status = list(p), A.ENTRY_FACING[side], IN_PLAY
+        A.note_entry(state, n, side)
         ev.append(Event("entered", {"nose": n.id, "cell": n.pos, "edge": side, "cost": cost}))
+        hidden.stepped_on(state, n, ev)
         E.spring_trap(state, rng, n, ev)
         self._open_alert(state, n)
 
@@ -456,6 +506,7 @@ class Batallitas(Game[BatallitasState]):
         T.pay(state, n, cost, "move")
         ev.append(Event("moved", {"nose": n.id, "from": n.pos, "to": list(p), "cost": cost}))
         n.pos = list(p)
+        hidden.stepped_on(state, n, ev)
         E.spring_trap(state, rng, n, ev)
         self._open_alert(state, n)
 
@@ -514,6 +565,35 @@ class Batallitas(Game[BatallitasState]):
         n.pajara = False
         ev.append(Event("pajara_removed", {"nose": n.id}))
         self._open_alert(state, n)
+
+    # scenarios 4 to 6 (roles.py, hidden.py, videogame.py, slider.py)
+    def _do_arm(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        roles.arm(state, self._actor(state), ev)
+        self._open_alert(state, self._actor(state))
+
+    def _do_passage(self, state: BatallitasState, rest: str, rng: Rng,
+                    ev: list[Event]) -> None:
+        """Through the passage and out of the game; nothing answers (it is gone)."""
+        hidden.cross(state, self._actor(state), ev)
+        state.phase = SQUAD
+
+    def _do_search(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        n = self._actor(state)
+        hidden.search(state, rng, n, ev)
+        self._open_alert(state, n)
+
+    def _do_videogame(self, state: BatallitasState, rest: str, rng: Rng,
+                      ev: list[Event]) -> None:
+        videogame.do(state, self._actor(state), rest, ev)
+        self._open_alert(state, self._actor(state))
+
+    def _do_slider(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
+        n = self._actor(state)
+        slider.do(state, n, rest, ev)
+        if n.status == IN_PLAY:
+            self._open_alert(state, n)
+        else:
+            state.phase = SQUAD
 
     # scenario 2 (shopping.py)
     def _do_take(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:

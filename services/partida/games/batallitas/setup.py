@@ -91,8 +91,14 @@ def deal(c: Content, state: BatallitasState, rng: Rng, ev: list[Event]) -> None:
 
 
 def choices(c: Content, sc: Scenario, state: BatallitasState) -> list[dict[str, Any]]:
-    """The set-up decisions in order: leader types and leaders, atrophy, grenades, deployment."""
+    """The set-up decisions in order: the boards (scenario 6), leader types and leaders,
+    atrophy, grenades, deployment, hidden markers (scenarios 4 and 6), the videogame's carrier
+    (scenario 5)."""
     out: list[dict[str, Any]] = []
+    if sc.placement is not None:
+        first = state.seat_of(sc.placement.first)
+        out.extend({"seat": first if i % 2 == 0 else 1 - first, "kind": "board"}
+                   for i in range(sc.placement.boards))
     for sq in state.squads:
         spec = c.squads[sq.spec]
         seat = state.seat_of(sq.side)
@@ -106,8 +112,14 @@ def choices(c: Content, sc: Scenario, state: BatallitasState) -> list[dict[str, 
             out.append({"seat": seat, "kind": "atrophy", "nose": n.id})
     out.extend(grenade_choices(state, state.noses))
     for n in state.noses:
-        if sc.forces[state.squads[n.squad].force].deploy.kind == "cells":
+        kind = sc.forces[state.squads[n.squad].force].deploy.kind
+        if kind == "cells" or kind == "roles" and n.role is not None:
             out.append({"seat": state.seat_of(state.side_of(n)), "kind": "deploy", "nose": n.id})
+    if sc.hidden_markers is not None:
+        out.extend({"seat": state.seat_of(sc.hidden_markers.owner), "kind": "hide"}
+                   for _ in sc.hidden_markers.markers)
+    if "videogame" in sc.special_rules:
+        out.append({"seat": state.seat_of("rebel"), "kind": "carrier"})
     return out
 
 

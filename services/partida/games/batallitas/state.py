@@ -63,6 +63,8 @@ class Nose:
     goods: dict[str, int] = field(default_factory=dict)  # scenario 2: "snacks", "beers" carried
     trolley: bool = False  # scenario 2: pushing a shopping trolley (the goods are inside)
     edge: str | None = None  # an entry edge of its own (¡¡Envíen Refuerzos!!: the foe picks it)
+    role: str | None = None  # scenario 4: "band", "owner", "leader" (public)
+    stowed: list[str] = field(default_factory=list)  # scenario 4: the band's weapons, not at hand
 
     @property
     def cell(self) -> Pos | None:
@@ -131,6 +133,7 @@ class BatallitasState:
     open_doors: list[int] = field(default_factory=list)  # doors open whole
     open_leaves: list[list[int]] = field(default_factory=list)  # [door, leaf]: partly open
     open_flaps: list[list[int]] = field(default_factory=list)  # flap cells open
+    boards: list[list[int]] = field(default_factory=list)  # scenario 6: [board, col, row] placed
     blasts: list[dict[str, Any]] = field(default_factory=list)  # pos, kind, squad
     burst: dict[str, Any] | None = None  # a burst under way: nose, weapon, left, last
     pending: dict[str, Any] | None = None  # an attack roll between its card windows (cards.py)

@@ -30,7 +30,8 @@ from partida.games.batallitas.state import (
 GROUP = {"move": "movement", "enter": "movement", "turn": "movement",
          "attack": "brawling", "fire": "brawling", "alert": "brawling",
          "open": "misc", "close": "misc", "unjam": "misc", "reload": "misc", "rally": "misc",
-         "take": "misc", "trolley": "misc", "leave": "movement"}
+         "take": "misc", "trolley": "misc", "leave": "movement", "arm": "misc",
+         "search": "misc", "videogame": "misc", "slider": "misc"}
 
 
 def scenario_of(state: BatallitasState) -> Scenario:
@@ -238,6 +239,9 @@ def hurt(state: BatallitasState, n: Nose, pupae: int, ev: list[Event]) -> None:
     if n.trolley:  # scenario 2: the trolley stays where the nose fell, goods and all
         abandon_trolley(state, n, ev)
     n.goods = {}  # products carried by hand are lost with the nose
+    for k in state.markers:  # scenario 5: the videogame stays where its carrier fell
+        if k.get("carrier") == n.id:
+            k["carrier"], k["pos"] = None, n.pos
     n.status, n.pos, n.alert = DEAD, None, False
     side = state.side_of(n)
     state.counters[f"{side}_lost"] = state.counters.get(f"{side}_lost", 0) + 1
@@ -330,6 +334,13 @@ def check_end(state: BatallitasState, ev: list[Event], *, turn_over: bool = Fals
             met = state.counters.get(f"{v.side}_left", 0) >= (v.count or 1)
         elif v.when == "exit_impossible":
             met = turn_over or exit_hopeless(state, "rebel" if v.side == "papal" else "papal")
+        elif v.when in ("band_escaped", "band_escaped_at_most"):
+            met = band_result(state, v.when, v.count or 0, turn_over)
+        elif v.when in ("slider_escape", "slider_escape_without_game"):
+            key = "slider_with_game" if v.when == "slider_escape" else "slider_without_game"
+            met = bool(state.counters.get(key))
+        elif v.when == "passage_found":
+            met = bool(state.counters.get("passage_found"))
         if met:
             finish(state, v.side, v.text, ev)
             return True
@@ -337,6 +348,19 @@ def check_end(state: BatallitasState, ev: list[Event], *, turn_over: bool = Fals
         finish(state, None, "the turn limit ran out", ev)
         return True
     return False
+
+
+def band_result(state: BatallitasState, when: str, count: int, turn_over: bool) -> bool:
+    """Scenario 4: the whole band through wins at once; otherwise the count through decides once
+    no band member is left to try (dead or through) or the turn limit option ends the game."""
+    out = state.counters.get("band_out", 0)
+    band = [n for n in state.noses if n.role == "band"]
+    if when == "band_escaped" and count >= len(band):
+        return out >= count
+    settled = turn_over or not any(n.status in (IN_PLAY, RESERVE) for n in band)
+    if not settled:
+        return False
+    return out >= count if when == "band_escaped" else out <= count
 
 
 def goods_out(state: BatallitasState) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from partida.games.batallitas.content import Content, Door, EdgeKey, Pos, load
+from partida.games.batallitas.content import Content, Door, EdgeKey, Placement, Pos, load
 from partida.games.batallitas.grid import Field, Map
 from partida.games.batallitas.state import BatallitasState
 
@@ -28,9 +28,19 @@ def register_map(name: str, m: Map) -> None:
     _EXTRA_MAPS[name] = m
 
 
+@cache
+def placed_map(boards: tuple[tuple[int, int, int], ...]) -> Map:
+    """A map the players laid out (scenario 6)."""
+    return Map.assemble(load().boards, [Placement(board=b, col=c, row=r) for b, c, r in boards])
+
+
 def state_map(state: BatallitasState) -> Map:
     name = state.options.get("map")
-    return _EXTRA_MAPS[name] if name else scenario_map(state.scenario)
+    if name:
+        return _EXTRA_MAPS[name]
+    if state.boards:
+        return placed_map(tuple((b, c, r) for b, c, r in state.boards))
+    return scenario_map(state.scenario)
 
 
 def edge_cells(key: EdgeKey) -> tuple[Pos, Pos]:
