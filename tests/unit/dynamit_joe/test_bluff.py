@@ -106,6 +106,9 @@ def test_only_the_holder_may_play_what_everyone_is_asked() -> None:
         act(s, f"shoot:{s.chars['Jake']['guns'][0]}:Billy")
         assert s.prompt["kind"] == "joker" and s.prompt["joker"] == "luck"
         assert ids(s) == want
+        # the decline reads the same, held or not (a bot's choice is printed for all to read)
+        decline = next(a for a in GAME.legal_actions(s, s.chars["Billy"]["seat"]) if a.id == "pass")
+        assert decline.description == "Billy does not play luck now"
         seat = s.chars["Billy"]["seat"]
         view = GAME.view(s, seat)
         assert bot.choose(view, GAME.legal_actions(s, seat), LocalRng(0)) == want[0]

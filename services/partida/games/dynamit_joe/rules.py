@@ -340,12 +340,15 @@ class DynamitJoe(Game[JoeState]):
         name = p.get("char", "")
         kind = p["kind"]
         if kind in ("joker", "initiative"):
-            # Asked whoever might hold it (R.could_hold); only the holder may play it.
+            # Asked whoever might hold it (R.could_hold); only the holder may play it. "pass"
+            # reads the same either way: a bot's choice is printed for everyone to read.
             joker = p.get("joker", "initiative")
+            words = joker.replace("_", " ")
+            decline = ("pass", f"{name} does not play {words} now")
             if state.chars[name]["joker"] != joker:
-                return [("pass", f"{name} has no {joker} joker to play")]
+                return [decline]
             play = "play" if kind == "joker" else "initiative"
-            return [(play, f"{name} plays the {joker} joker"), ("pass", f"{name} keeps the joker")]
+            return [(play, f"{name} plays the {words} joker"), decline]
         if kind == "chip_ambush":
             return [("stay", f"{name} stays in ambush"), ("act", f"{name} takes the turn")]
         if kind == "clumsy":
