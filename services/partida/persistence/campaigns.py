@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -83,29 +84,29 @@ def check_match(s: Session, match: records.Match) -> None:
 
 
 def standings(teams: Sequence[records.CampaignTeam], scenario_ids: Sequence[str],
-              finished: Iterable[tuple[str, str, object]],
-              seat_teams: Iterable[tuple[str, str, bool]]
+              finished: Iterable[tuple[str, str, datetime | None]],
+              seat_teams: Iterable[tuple[str, str | None, bool]]
               ) -> tuple[tuple[records.ScenarioResult, ...], tuple[records.Standing, ...]]:
     """Pure: the counted result of each scenario and each team's score.
 
     finished: (match id, scenario id, finish time) of the campaign's finished matches in
     finishing order; seat_teams: (match id, team, won) for each seat that plays for a team.
     """
-    counted: dict[str, tuple[str, object]] = {}
+    counted: dict[str, tuple[str, datetime]] = {}
     for match_id, scenario_id, when in finished:
-        if scenario_id in scenario_ids:
+        if scenario_id in scenario_ids and when is not None:  # finished: it has a time
             counted.setdefault(scenario_id, (match_id, when))
     by_match: dict[str, tuple[set[str], set[str]]] = {m: (set(), set())
                                                         for m, _ in counted.values()}
     for match_id, team, won in seat_teams:
-        if match_id in by_match:
+        if match_id in by_match and team:
             by_match[match_id][0].add(team)
             if won:
                 by_match[match_id][1].add(team)
     order = [t.name for t in teams]
     results = tuple(records.ScenarioResult(
         scenario, match_id, tuple(t for t in order if t in by_match[match_id][1]), utc(when))
-        for scenario, (match_id, when) in counted.items())  # type: ignore[arg-type]
+        for scenario, (match_id, when) in counted.items())
     table = tuple(records.Standing(
         name, sum(name in won for _, won in by_match.values()),
         sum(name in seated for seated, _ in by_match.values())) for name in order)
