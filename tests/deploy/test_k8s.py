@@ -12,6 +12,7 @@ import pytest
 
 from partida.ai.celery import BOT_QUEUE
 from partida.platform.config import Settings
+from partida.platform.server import LIVENESS
 from tests.deploy.conftest import (
     GRPC_PORT,
     METRICS_PORT,
@@ -132,6 +133,9 @@ def test_each_part_runs_its_role_with_native_grpc_probes(overlay: str) -> None:
         assert ports == {"grpc": GRPC_PORT, "metrics": METRICS_PORT}
         for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
             assert c[probe]["grpc"]["port"] == GRPC_PORT, (svc, probe)
+        # Readiness follows the dependencies; liveness asks only whether the process runs.
+        assert "service" not in c["readinessProbe"]["grpc"], svc
+        assert c["livenessProbe"]["grpc"]["service"] == LIVENESS, svc
         refs = [e for e in c["envFrom"] if "secretRef" in e or "configMapRef" in e]
         assert len(refs) == 2, svc
     worker = container(deploys["worker"])

@@ -1,6 +1,6 @@
 """gRPC health of the services as separate processes (ARCHITECTURE.md, "Operations"):
 NOT_SERVING until Redis, the database and the services they call answer, SERVING once they
-do, and NOT_SERVING again when a process is told to stop."""
+do, NOT_SERVING again while one stops answering and when a process is told to stop."""
 
 from __future__ import annotations
 
@@ -18,16 +18,17 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from partida.devstack.servers import free_port, start_postgres, start_redis, stop
 from partida.devstack.stack import serve_command, service_env
+from partida.platform.server import LIVENESS
 
 SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 
 
-def status(address: str) -> int | None:
-    """The process's overall status; None while it does not answer at all."""
+def status(address: str, service: str = "") -> int | None:
+    """The process's status (overall, or of `service`); None while it does not answer."""
     with grpc.insecure_channel(address) as channel, contextlib.suppress(grpc.RpcError):
         stub = health_pb2_grpc.HealthStub(channel)
-        return stub.Check(health_pb2.HealthCheckRequest(), timeout=1).status
+        return stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=1).status
     return None
 
 
@@ -101,3 +102,25 @@ def test_services_serve_only_once_redis_the_database_and_their_peers_answer(tmp_
         for server in servers:
             stop(server)
         shutil.rmtree(pg_folder, ignore_errors=True)
+
+
+def test_a_serving_process_stops_serving_while_redis_is_down_and_stays_alive(tmp_path):
+    """After SERVING, the dependencies are still watched: Redis going away turns readiness
+    NOT_SERVING (liveness stays SERVING: a restart would not bring Redis back), and its
+    return turns it SERVING again."""
+    redis_proc, redis_url = start_redis(tmp_path)
+    redis_port = int(redis_url.rsplit(":", 1)[1].split("/")[0])
+    db = f"sqlite:///{tmp_path / 'partida.db'}"
+    try:
+        with process("all", tmp_path, PARTIDA_REDIS_URL=redis_url,
+                     PARTIDA_DATABASE_URL=db) as (address, proc):
+            wait_for(address, SERVING, proc)
+            stop(redis_proc)
+            wait_for(address, NOT_SERVING, proc, timeout=20)
+            assert status(address, LIVENESS) == SERVING
+            assert status(address, "partida.v1.RulesService") == NOT_SERVING
+            redis_proc = start_redis(tmp_path, port=redis_port)[0]
+            wait_for(address, SERVING, proc, timeout=20)
+            assert status(address, "partida.v1.RulesService") == SERVING
+    finally:
+        stop(redis_proc)

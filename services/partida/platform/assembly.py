@@ -34,6 +34,7 @@ STREAMING_ROLES = ("all", "rules", "matchmaking")
 
 # How often dependencies are asked again while one of them does not answer.
 RETRY_SECONDS = 0.5
+WATCH_SECONDS = 2.0  # how often a serving process checks its dependencies again
 
 
 @dataclass
@@ -77,6 +78,30 @@ class Process:
         if not self._stop.is_set():
             self.server.serving()
             self.ready.set()
+            self._watch()
+
+    def _watch(self) -> None:
+        """Keep checking the dependencies once serving: NOT_SERVING while one does not
+        answer (so load balancers and readiness probes stop sending calls that would fail),
+        SERVING again once it does."""
+        down = ""
+        while not self._stop.wait(WATCH_SECONDS):
+            failing = ""
+            for name, check in self.checks:
+                try:
+                    check()
+                except Exception as e:
+                    failing = name
+                    if not down:
+                        log.warning("%s does not answer (%s): not serving until it does",
+                                    name, str(e).splitlines()[0][:300] if str(e) else "")
+                    break
+            if failing and not down:
+                self.server.not_serving()
+            elif down and not failing:
+                log.info("%s answers again: serving", down)
+                self.server.serving()
+            down = failing
 
     def stop(self, grace: float = 5.0) -> None:
         self._stop.set()
@@ -98,10 +123,14 @@ def _store(cfg: Settings, proc: Process, live_matches_here: bool) -> Any:
     from partida.persistence.store import PersistenceStore
     engine = make_engine(cfg.database_url)
 
+    migrated = threading.Event()
+
     def database() -> None:
         with engine.connect() as conn:
             conn.execute(sa.text("select 1"))
-        migrate(engine)
+        if not migrated.is_set():  # once; later checks only ask that it answers
+            migrate(engine)
+            migrated.set()
 
     proc.checks.append(("the database", database))
     if live_matches_here:

@@ -29,6 +29,9 @@ class Registration:
     add: Callable[[Any, grpc.Server], None]
 
 
+LIVENESS = "partida.liveness"  # the health service name a liveness probe asks about
+
+
 class Server:
     """A gRPC server hosting one or more partida services on one port."""
 
@@ -59,6 +62,9 @@ class Server:
         if self.port == 0:
             raise RuntimeError(f"cannot listen on {address}")
         self._set_all(health_pb2.HealthCheckResponse.NOT_SERVING)
+        # Liveness: SERVING while the process runs, whatever its dependencies say (probed
+        # apart from readiness, so an outage elsewhere takes it out of service, not down).
+        self.health.set(LIVENESS, health_pb2.HealthCheckResponse.SERVING)
 
     def _set_all(self, status: int) -> None:
         for name in [*self._names, ""]:
@@ -70,6 +76,11 @@ class Server:
     def serving(self) -> None:
         """Report SERVING once the process's dependencies answer."""
         self._set_all(health_pb2.HealthCheckResponse.SERVING)
+
+    def not_serving(self) -> None:
+        """Report NOT_SERVING while a dependency does not answer (liveness stays SERVING:
+        the process itself is fine, restarting it would not help)."""
+        self._set_all(health_pb2.HealthCheckResponse.NOT_SERVING)
 
     def stop(self, grace: float = 5.0) -> None:
         """Report NOT_SERVING (to health watchers too), refuse new calls and let in-flight
