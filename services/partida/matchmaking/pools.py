@@ -102,7 +102,7 @@ class Proposal:
 def form_matches(tickets: Iterable[Ticket], now: float, policy: Policy) -> list[Proposal]:
     """Proposals for as many tables as the rules allow now; no ticket is in two of them.
     Tickets that are not searching, or ask for a table their game does not have, are ignored."""
-    pools: dict[tuple[str, int], list[Ticket]] = {}
+    pools: dict[tuple[str, int, str], list[Ticket]] = {}
     unique = {t.ticket_id: t for t in tickets}  # a ticket listed twice is still one ticket
     for t in sorted(unique.values(), key=lambda t: (t.created, t.ticket_id)):
         if t.status == SEARCHING and policy.scenario_for(t.game_id, t.scenario_id, t.seats):

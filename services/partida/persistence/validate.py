@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from partida.engine import registry
+from partida.engine.errors import UnknownGame
 from partida.persistence import records
 from partida.persistence.convert import CONTROLLERS, from_timestamp
 from partida.platform.errors import InvalidArgument
@@ -180,6 +181,6 @@ def scenario_ids(game_id: str) -> tuple[str, ...]:
     """Every scenario of a hosted game, in the game's order: what a campaign plays."""
     try:
         game = registry.get(game_id)
-    except registry.UnknownGame:
+    except UnknownGame:
         raise InvalidArgument(f"unknown game {game_id!r}") from None
     return tuple(s.id for s in game.info.scenarios)
