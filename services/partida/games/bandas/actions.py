@@ -42,8 +42,7 @@ def units(state: BandasState, seat: int) -> list[str]:
 
 def finished(state: BandasState) -> bool:
     """The active unit can do nothing more: its actions are spent, it ended, or it fell."""
-    a = state.active
-    assert a is not None
+    a = state.tally()
     if a.get("over") or a["actions"] <= 0:
         return True
     if a["kind"] == "model":
@@ -58,6 +57,13 @@ def finished(state: BandasState) -> bool:
 
 def point_id(verb: str, p: tuple[float, float]) -> str:
     return f"{verb}:{round(p[0], 1) + 0.0:.1f},{round(p[1], 1) + 0.0:.1f}"
+
+
+def _xy(arg: str) -> tuple[float, float]:
+    """A point id's coordinates, already known to be well formed."""
+    p = _point(arg)
+    assert p is not None
+    return p
 
 
 def _point(arg: str) -> tuple[float, float] | None:
@@ -86,7 +92,7 @@ def problem(state: BandasState, seat: int, aid: str) -> str | None:
             return "a vehicle drives (drive:<x>,<y>) or ends"
         if a["no_move"]:
             return "the vehicle cannot move this activation"
-        return V.drive_problem(state, a["unit"], _point(arg))
+        return V.drive_problem(state, a["unit"], _xy(arg))
     return _model_problem(state, a["unit"], verb, arg)
 
 
@@ -107,7 +113,7 @@ def _model_problem(state: BandasState, mid: str, verb: str, arg: str) -> str | N
     if verb == "board":
         if arg not in state.vehicles:
             return f"no vehicle {arg!r}"
-        if state.active["no_move"]:
+        if state.tally()["no_move"]:
             return "it cannot move this activation"
         return V.board_problem(state, mid, arg, allowance(state, mid))
     if verb == "repair":
@@ -134,7 +140,7 @@ def move_problem(state: BandasState, mid: str, dest: tuple[float, float],
     the allowance, heights climbed counted, never through walls, solid pieces, buildings or
     vehicles except the roofs it leaves or reaches; its base must fit where it ends."""
     m = state.models[mid]
-    if state.active["no_move"]:
+    if state.tally()["no_move"]:
         return "it cannot move this activation (got up from down, or netted)"
     t = W.table(state)
     if not (0 <= dest[0] <= t.width and 0 <= dest[1] <= t.height):
@@ -187,7 +193,7 @@ def melee_weapons(state: BandasState, mid: str) -> list[str]:
 
 def shoot_problem(state: BandasState, mid: str, target: str, weapon: str) -> str | None:
     """Rulebook, Disparos / Línea de visión / Armamento de distancia / Capa de invisibilidad."""
-    a, m = state.active, state.models[mid]
+    a, m = state.tally(), state.models[mid]
     if a["no_shoot"]:
         return "reloading: it cannot shoot this activation"
     if a["ammo_out"]:
@@ -299,7 +305,7 @@ def options(state: BandasState, seat: int) -> list[tuple[str, str]]:
             if _model_problem(state, mid, verb, vid) is None:
                 out.append((f"{verb}:{vid}", f"{mid}: {verb} {vid}"))
     out += [(f"drugs:{d}", f"{mid} takes drugs for {d}") for d in DRUGS
-            if drugs_problem(state, mid, d) is None and state.active["drug"] is None]
+            if drugs_problem(state, mid, d) is None and state.tally()["drug"] is None]
     return [*out, ("end", f"{mid} ends its activation")]
 
 
@@ -311,7 +317,7 @@ def _ring(centre: tuple[float, float], radii: list[float], n: int) -> list[tuple
 def _moves(state: BandasState, mid: str) -> list[tuple[str, str]]:
     """The lattice: twelve directions at half and full reach, base contact with each enemy in
     reach, the nearest roof point of each building, the loot."""
-    if state.active["no_move"]:
+    if state.tally()["no_move"]:
         return []
     start, reach = state.place(mid), allowance(state, mid)
     points = _ring(start, [reach / 2, reach - 0.05], 12)
@@ -330,27 +336,27 @@ def _moves(state: BandasState, mid: str) -> list[tuple[str, str]]:
             outer = b.shape.buffer(G.RADIUS + 0.2).exterior
             near = outer.interpolate(outer.project(Point(start)))
             points.append((near.x, near.y))
-    points += [tuple(p) for p in state.loot]
+    points += [(p[0], p[1]) for p in state.loot]
     blocks = W.blocks(state)
     ids = dict.fromkeys(point_id("move", p) for p in points)
     return [(i, f"{mid} moves to {i[5:]}") for i in ids
-            if move_problem(state, mid, _point(i[5:]), blocks) is None]
+            if move_problem(state, mid, _xy(i[5:]), blocks) is None]
 
 
 def _drives(state: BandasState, vid: str) -> list[tuple[str, str]]:
-    if state.active["no_move"]:
+    if state.tally()["no_move"]:
         return []
     v, k = state.vehicles[vid], V.kind(state, vid)
     points = _ring((v["x"], v["y"]), [k.move / 3, 2 * k.move / 3, k.move - 0.05], 16)
     ids = dict.fromkeys(point_id("drive", p) for p in points)
     return [(i, f"{vid} drives to {i[6:]}") for i in ids
-            if V.drive_problem(state, vid, _point(i[6:])) is None]
+            if V.drive_problem(state, vid, _xy(i[6:])) is None]
 
 
 # ----- doing it --------------------------------------------------------------------------------
 
 def perform(state: BandasState, aid: str, rng: Rng, ev: list[Event]) -> None:
-    a = state.active
+    a = state.tally()
     assert a is not None
     verb, _, arg = aid.partition(":")
     unit = a["unit"]
@@ -362,12 +368,12 @@ def perform(state: BandasState, aid: str, rng: Rng, ev: list[Event]) -> None:
         return
     a["actions"] -= 1
     if verb == "drive":
-        V.drive(state, unit, _point(arg), rng, ev)
+        V.drive(state, unit, _xy(arg), rng, ev)
     elif verb == "stand":
         state.models[unit]["status"] = STANDING
         ev.append(Event("stood_up", {"model": unit}))
     elif verb == "move":
-        _move(state, unit, _point(arg), ev)
+        _move(state, unit, _xy(arg), ev)
     elif verb == "shoot":
         target, _, weapon = arg.partition(":")
         K.shoot(state, unit, target, weapon, rng, ev)
@@ -392,7 +398,7 @@ def _move(state: BandasState, mid: str, dest: tuple[float, float], ev: list[Even
                               "roof": m["roof"]}))
     obj = W.table(state).objective
     if obj.kind == "loot" and not m["roof"]:
-        near = [p for p in state.loot if G.distance(tuple(p), dest) <= obj.pick_distance]
+        near = [p for p in state.loot if G.distance((p[0], p[1]), dest) <= obj.pick_distance]
         for p in near:
             state.loot.remove(p)
             m["loot"] += 1

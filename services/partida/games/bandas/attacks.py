@@ -28,7 +28,7 @@ def _ammo(state: BandasState, mid: str, rng: Rng, ev: list[Event], why: str) -> 
 
 
 def _out_of_ammo(state: BandasState, mid: str) -> None:
-    state.active["ammo_out"] = True
+    state.tally()["ammo_out"] = True
     state.models[mid]["reload"] = "due"
 
 
@@ -60,14 +60,14 @@ def shoot(state: BandasState, mid: str, target: str, weapon: str, rng: Rng,
     spec = PTS.weapons[weapon]
     shots = 2 if spec.pair and state.models[mid]["weapons"].count(weapon) == 2 else 1
     for _ in range(shots):
-        if state.active["ammo_out"] or (target in state.models and not state.in_play(target)):
+        if state.tally()["ammo_out"] or (target in state.models and not state.in_play(target)):
             return
         _one_shot(state, mid, target, weapon, rng, ev)
 
 
 def _one_shot(state: BandasState, mid: str, target: str, weapon: str, rng: Rng,
               ev: list[Event]) -> None:
-    a = state.active
+    a = state.tally()
     spec = PTS.weapons[weapon]
     mode = PTS.shotgun_modes[state.models[mid]["shotgun_ammo"]] if weapon == "shotgun" else None
     shot = a["shots"]
@@ -117,7 +117,7 @@ def _at_vehicle(state: BandasState, mid: str, vid: str, ws: int, save_mod: int, 
     if not C.opposed(rng, ws, per, ev, mid, vid):
         return
     if harpoon:
-        state.active["harpoon"] = vid
+        state.tally()["harpoon"] = vid
         ev.append(Event("harpooned", {"model": mid, "vehicle": vid}))
     if not V.armour_saves(state, vid, save_mod, rng, ev):
         V.hit_table(state, vid, rng, ev)
@@ -144,7 +144,7 @@ def melee_modifier(state: BandasState, mid: str, weapon: str, blow: int) -> int:
 
 def fight(state: BandasState, mid: str, target: str, weapon: str, rng: Rng,
           ev: list[Event]) -> None:
-    a = state.active
+    a = state.tally()
     m, t = state.models[mid], state.models[target]
     first = m["foes"].setdefault(target, state.turn) == state.turn
     t["foes"].setdefault(mid, state.turn)
@@ -195,8 +195,8 @@ def _net(state: BandasState, mid: str, target: str, rng: Rng, ev: list[Event]) -
     """Lanza redes telemétrico: on a hit the target takes no move action at its next
     activation; the launcher then reloads through the model's next activation."""
     state.models[mid]["net"] = "due"
-    ws = C.weapon_skill(state, mid) + melee_modifier(state, mid, "net", state.active["blows"])
-    state.active["blows"] += 1
+    ws = C.weapon_skill(state, mid) + melee_modifier(state, mid, "net", state.tally()["blows"])
+    state.tally()["blows"] += 1
     if C.opposed(rng, ws, C.pericia(state, target), ev, mid, target):
         state.models[target]["netted"] = True
         ev.append(Event("netted", {"model": target}))
@@ -208,7 +208,7 @@ def drugs(state: BandasState, mid: str, what: str, rng: Rng, ev: list[Event]) ->
     it has."""
     state.models[mid]["drugs"] = state.turn
     if C.check(state, mid, rng, ev, "drugs"):
-        state.active["drug"] = what
+        state.tally()["drug"] = what
     else:
         state.models[mid]["status"] = DOWN
         ev.append(Event("drugs_knocked_down", {"model": mid}))

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 
+from shapely.geometry.base import BaseGeometry
+
 from partida.engine import BadSetup
 from partida.games.bandas import geometry as G
 from partida.games.bandas import world as W
@@ -14,7 +16,7 @@ from partida.games.bandas.content import GangSheet, Placement, Side, Table, load
 STEP = 3.0      # cm between candidate spots
 
 
-def _spots(zone, step: float = STEP) -> list[tuple[float, float]]:  # noqa: ANN001
+def _spots(zone: BaseGeometry, step: float = STEP) -> list[tuple[float, float]]:
     minx, miny, maxx, maxy = zone.bounds
     out = []
     y = miny + step / 2
@@ -28,7 +30,8 @@ def _spots(zone, step: float = STEP) -> list[tuple[float, float]]:  # noqa: ANN0
 
 
 def place_gang(table: Table, side: Side, gang: GangSheet,
-               taken: list) -> tuple[dict[str, tuple[float, float]], list[Placement]]:  # noqa: ANN001
+               taken: list[BaseGeometry],
+               ) -> tuple[dict[str, tuple[float, float]], list[Placement]]:
     """Positions of the models on foot and placements of the vehicles with their crews.
     `taken` holds shapes already on the table (other gangs' vehicles and bases); it grows."""
     zone = G.polygon(side.deploy)
@@ -38,7 +41,7 @@ def place_gang(table: Table, side: Side, gang: GangSheet,
     spots = _spots(zone)
     pts = load().points
 
-    def free(shape) -> bool:  # noqa: ANN001
+    def free(shape: BaseGeometry) -> bool:
         return zone.contains(shape) and not any(
             shape.intersection(s).area > 1e-6 for s in [*blocks, *taken])
 

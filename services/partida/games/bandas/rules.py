@@ -221,7 +221,7 @@ class Bandas(Game[BandasState]):
                 if held >= obj.needed:
                     self._finish(state, [seat], f"{state.sides[seat]} holds {held} crates", ev)
                     return True
-        if obj.kind == "convoy_exit":
+        if obj.kind == "convoy_exit" and obj.vehicle in state.vehicles and obj.side:
             v = state.vehicles[obj.vehicle]
             if not v["wrecked"] and G.polygon(obj.exit).contains(G.Point(v["x"], v["y"])):
                 seat = state.sides.index(obj.side)

@@ -43,6 +43,11 @@ class BandasState:
         return cls(**dict(data)).clone()
 
     # ----- small derived facts ----------------------------------------------------------------
+    def tally(self) -> dict[str, Any]:
+        """The activation under way (there must be one)."""
+        assert self.active is not None, "no unit is being activated"
+        return self.active
+
     def in_play(self, mid: str) -> bool:
         return self.models[mid]["status"] != OUT and self.models[mid]["seat"] not in self.routed
 

@@ -6,21 +6,24 @@ from __future__ import annotations
 import math
 
 from shapely.geometry import LineString, box
+from shapely.geometry.base import BaseGeometry
 
 from partida.engine import Event, Rng
 from partida.games.bandas import combat as C
 from partida.games.bandas import geometry as G
 from partida.games.bandas import world as W
+from partida.games.bandas.content import VehicleKind
 from partida.games.bandas.state import OUT, STANDING, BandasState
 
 PTS = C.PTS
 
 
-def kind(state: BandasState, vid: str):  # noqa: ANN201 - the content model
+def kind(state: BandasState, vid: str) -> VehicleKind:
     return PTS.vehicles[state.vehicles[vid]["kind"]]
 
 
-def _corridor(state: BandasState, vid: str, dest: tuple[float, float]):  # noqa: ANN202
+def _corridor(state: BandasState, vid: str,
+              dest: tuple[float, float]) -> tuple[BaseGeometry, float]:
     v, k = state.vehicles[vid], kind(state, vid)
     start = (v["x"], v["y"])
     heading = _heading(start, dest, v["heading"])
@@ -36,7 +39,7 @@ def _heading(a: tuple[float, float], b: tuple[float, float], current: float) -> 
     return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360
 
 
-def in_path(state: BandasState, vid: str, corridor) -> list[str]:  # noqa: ANN001
+def in_path(state: BandasState, vid: str, corridor: BaseGeometry) -> list[str]:
     """Models on the ground (not riding, not on a roof) whose bases the vehicle's path meets."""
     return [mid for mid, m in state.models.items()
             if state.in_play(mid) and not m["vehicle"] and not m["roof"]
