@@ -4,6 +4,9 @@ RULES.md: straight moves, heights climbed, light scenery, bases; continuous dest
 import pytest
 
 from partida.engine import IllegalAction
+from partida.games.bandas import actions as A
+from partida.games.bandas import geometry as G
+from partida.games.bandas import world as W
 
 from .positions import GAME, ScriptedRng, act, activate, arena
 
@@ -81,3 +84,19 @@ def test_a_model_that_got_up_from_down_does_not_move():
     assert not any(a.id.startswith("move:") for a in GAME.legal_actions(state, 0))
     with pytest.raises(IllegalAction):
         GAME.apply(state, 0, "move:62.0,80.0", ScriptedRng())
+
+
+def test_the_lattice_offers_base_contact_and_roofs_within_reach():
+    """ARCHITECTURE (continuous positions): legal_actions lists a lattice of reachable points:
+    twelve directions, base contact with each enemy in reach, the nearest roof point."""
+    state = arena(keep={"ch_jefa": (45, 34), "mu_baba": (52, 36)})
+    activate(state, "ch_jefa")
+    ids = [a.id for a in GAME.legal_actions(state, 0)]
+    moves = [i for i in ids if i.startswith("move:")]
+    assert len(moves) >= 12
+    contact = [i for i in moves if abs(G.distance(A._xy(i[5:]), (52, 36)) - 2.7) < 0.1]
+    assert contact
+    roofs = [i for i in moves if G.roof_at(W.terrain("street_fight"), A._xy(i[5:]))]
+    assert roofs
+    for i in moves:
+        GAME.validate(state, 0, i)

@@ -232,3 +232,12 @@ def test_a_rider_takes_the_wheel_of_a_vehicle_without_driver():
     act(state, "wheel:ca_camion")
     assert state.driver(TRUCK) == "ca_llave"
     assert not legal(state, 0, "wheel:ca_camion")
+
+
+def test_a_declared_rider_defends_with_its_own_pericia():
+    """Disparo a vehículos: the shooter declares the vehicle or a rider (RULES.md: a rider
+    defends with its own pericia)."""
+    state = convoy(keep={"em_vigia": (40, 45)}, truck=(25, 45, 0))
+    activate(state, "em_vigia")                          # laser rifle, 30 cm
+    ev = act(state, "shoot:ca_llave:laser_rifle", 1, 6)
+    assert of(ev, "attack_roll")[0]["pericia"] == 4     # Llave, a veteran
