@@ -349,8 +349,9 @@ def _drives(state: BandasState, vid: str) -> list[tuple[str, str]]:
     v, k = state.vehicles[vid], V.kind(state, vid)
     points = _ring((v["x"], v["y"]), [k.move / 3, 2 * k.move / 3, k.move - 0.05], 16)
     ids = dict.fromkeys(point_id("drive", p) for p in points)
+    others = W.blocks(state, frozenset({vid}))
     return [(i, f"{vid} drives to {i[6:]}") for i in ids
-            if V.drive_problem(state, vid, _xy(i[6:])) is None]
+            if V.drive_problem(state, vid, _xy(i[6:]), others) is None]
 
 
 # ----- doing it --------------------------------------------------------------------------------

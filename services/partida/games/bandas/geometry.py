@@ -10,8 +10,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from shapely.affinity import rotate, translate
-from shapely.geometry import LineString, Point, Polygon, box
+from shapely.geometry import LineString, Point, Polygon
 
 RADIUS = 1.25
 FIGURE = 3.0
@@ -39,8 +38,10 @@ def polygon(points: Iterable[tuple[float, float]]) -> Polygon:
 
 def footprint(x: float, y: float, heading: float, length: float, width: float) -> Polygon:
     """A vehicle's rectangle centred on (x, y), its length along `heading` (degrees)."""
-    rect = box(-length / 2, -width / 2, length / 2, width / 2)
-    return translate(rotate(rect, heading, origin=(0, 0)), x, y)
+    c, s = math.cos(math.radians(heading)), math.sin(math.radians(heading))
+    corners = ((-length / 2, -width / 2), (length / 2, -width / 2), (length / 2, width / 2),
+               (-length / 2, width / 2))
+    return Polygon([(x + a * c - b * s, y + a * s + b * c) for a, b in corners])
 
 
 def distance(a: tuple[float, float], b: tuple[float, float]) -> float:

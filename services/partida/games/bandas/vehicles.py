@@ -46,7 +46,8 @@ def in_path(state: BandasState, vid: str, corridor: BaseGeometry) -> list[str]:
             and corridor.intersects(G.base((m["x"], m["y"])))]
 
 
-def drive_problem(state: BandasState, vid: str, dest: tuple[float, float]) -> str | None:
+def drive_problem(state: BandasState, vid: str, dest: tuple[float, float],
+                  others: list[G.Block] | None = None) -> str | None:
     """Why the vehicle may not drive straight to `dest` now (None: it may). It moves up to its
     movement per action, turning to face its way, never through terrain, other vehicles or off
     the table; a motorbike cannot run models over, so it must go round them."""
@@ -56,12 +57,13 @@ def drive_problem(state: BandasState, vid: str, dest: tuple[float, float]) -> st
         return "a drive must cover at least 0.5 cm"
     if d > k.move + 1e-6:
         return f"a {v['kind']} drives at most {k.move:g} cm per action, not {d:.1f}"
-    corridor, heading = _corridor(state, vid, dest)
     t = W.table(state)
-    end = G.footprint(dest[0], dest[1], heading, k.length, k.width)
-    if not box(0, 0, t.width, t.height).contains(end):
+    heading = _heading((v["x"], v["y"]), dest, v["heading"])
+    if not box(0, 0, t.width, t.height).contains(
+            G.footprint(dest[0], dest[1], heading, k.length, k.width)):
         return "the vehicle would leave the table"
-    for b in W.blocks(state, frozenset({vid})):
+    corridor, heading = _corridor(state, vid, dest)
+    for b in W.blocks(state, frozenset({vid})) if others is None else others:
         if corridor.intersection(b.shape).area > 1e-6:
             return f"{b.id} is in the way"
     if not k.run_over and in_path(state, vid, corridor):
