@@ -91,10 +91,10 @@ def game_position(rows: list[str], placed: dict, *, turn: int = 3, name: str | N
     return game, state
 
 
-def scenario_position(scenario: str, placed: dict, *, turn: int = 3):
-    """A state of `scenario` on its own boards: `placed` maps nose ids to (cell, facing); the
-    rest are out of the game; no cards in hand; the first placed nose's squad is activated (no
-    card windows) and that nose is acting."""
+def scenario_position(scenario: str, placed: dict, *, turn: int = 3, boards=None):
+    """A state of `scenario` on its own boards (scenario 6: `boards`, [board, col, row]):
+    `placed` maps nose ids to (cell, facing); the rest are out of the game; no cards in hand;
+    the first placed nose's squad is activated (no card windows) and that nose is acting."""
     from partida.engine.rng import LocalRng
     from partida.games.batallitas import turn as T
     from partida.games.batallitas.rules import Batallitas
@@ -103,6 +103,8 @@ def scenario_position(scenario: str, placed: dict, *, turn: int = 3):
     game = Batallitas()
     s = game.new_state(scenario, 2, {}, LocalRng(0))
     s.setup, s.prompts, s.turn = [], [], turn
+    if boards is not None:  # scenario 6: the boards as the players laid them
+        s.boards = [list(b) for b in boards]
     s.decks = [d + h for d, h in zip(s.decks, s.hands, strict=True)]
     s.hands = [[], []]
     for n in s.noses:

@@ -7,7 +7,7 @@ from partida.engine import LocalRng
 from partida.games.batallitas import turn as T
 from partida.games.batallitas.state import IN_PLAY, RESERVE, SETUP, attr
 
-from .positions import ScriptedRng, acting, game_position, ids, unframed
+from .positions import ScriptedRng, acting, game_position, ids, scenario_position, unframed
 
 OPEN = ["........"] * 8
 WALLED = ["+-+-+-+-+-+-+-+-+",
@@ -275,3 +275,15 @@ def test_booby_trap_goes_off_on_a_five_when_an_enemy_comes_next_to_it():
     assert s.markers and s.nose("s0.1").pupae == 2
     game.apply(s, 0, "move:2,0", ScriptedRng(5, 5, 5, 2))  # a 5: boom, 3 dice next to it
     assert s.markers == [] and s.nose("s0.1").status == "dead"
+
+
+def test_human_bomb_needs_the_lethal_fan_on_the_board():
+    """Petardo humano centres on the Lethal Fan: one still waiting to enter cannot play it."""
+    game, s = scenario_position("drums", {"s1.1": ((5, 0), "S"), "s0.1": ((0, 11), "E")})
+    s.hands[1] = ["rebel_human_bomb"]
+    assert "play:rebel_human_bomb:s1.1" in ids(game, s)
+    s.nose("s1.2").status = RESERVE
+    s.active_nose = "s1.2"
+    listed = ids(game, s)
+    assert any(a.startswith("enter:") for a in listed) and not any(
+        a.startswith("play:") for a in listed)

@@ -39,7 +39,8 @@ def targets(state: BatallitasState, f: Field, n: Nose) -> list[Pos]:
     for p in front_cells(n.cell, n.facing):
         foe = state.at(p)
         if foe is not None and state.side_of(foe) != state.side_of(n) \
-                and (line_of_sight(f, n.cell, p) or slider.blow_reaches(state, n.cell, p)):
+                and (slider.blow_reaches(state, n.cell, p) if p == slider.cell(state)
+                     else line_of_sight(f, n.cell, p)):
             out.append(p)
     return out
 
