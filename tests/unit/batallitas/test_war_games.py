@@ -79,6 +79,7 @@ def test_only_lethal_fans_get_into_the_slider_by_its_doors_two_at_most():
     s.nose("s3.3").flaws.clear()  # no hateful charge at the Macute beside it
     assert "slider:in" in ids(game, s)
     assert not any(a == "move:34,9" for a in ids(game, s))  # not by a plain step
+    assert not any(a.startswith("open:") for a in ids(game, s))  # its doors are the vehicle's
     game.apply(s, 1, "slider:in", LocalRng(1))
     assert s.nose("s3.1").cell == SLIDER and s.nose("s3.1").spent == 2
     game.apply(s, 1, "done", LocalRng(1))

@@ -39,8 +39,8 @@ def door_refusal(state: BatallitasState, n: Nose, door: Door, opening: bool,
     """Opening: in front of a leaf and facing it (any leaf, for the whole door or another
     leaf); closing: in front of a leaf, any facing. Automatic doors take no action; one-way and
     secret doors limit who and from where."""
-    if n.cell is None or door.spec.automatic:
-        return "this door is not worked by hand"
+    if n.cell is None or door.spec.automatic or door.spec.feature == "slider_door":
+        return "this door is not worked by hand"  # (the slider's are the vehicle's own)
     if n.cell not in door_cells(door):
         return "not in front of the door"
     shut = set(range(len(door.edges))) - leaves_open(state, door)
