@@ -7,6 +7,7 @@ import pytest
 from partida.engine import IllegalAction
 from partida.games.bandas import actions as A
 from partida.games.bandas import vehicles as V
+from partida.games.bandas import world as W
 
 from .positions import GAME, ScriptedRng, act, activate, arena, kinds, of
 
@@ -241,3 +242,18 @@ def test_a_declared_rider_defends_with_its_own_pericia():
     activate(state, "em_vigia")                          # laser rifle, 30 cm
     ev = act(state, "shoot:ca_llave:laser_rifle", 1, 6)
     assert of(ev, "attack_roll")[0]["pericia"] == 4     # Llave, a veteran
+
+
+def test_vehicles_are_sighted_by_samples_and_take_cover_too():
+    """Línea de visión for a vehicle target: nine points over its footprint; half hidden is
+    −1 to the shooter, wholly hidden is no target."""
+    state = convoy(keep={"em_rata": (65, 15)}, truck=(76, 34, 0))   # half behind the guardhouse
+    assert W.hidden_vehicle(state, "em_rata", TRUCK) == 6
+    activate(state, "em_rata")
+    ev = act(state, "shoot:ca_camion:shotgun", 1, 6)
+    assert of(ev, "attack_roll")[0]["ws"] == 3 - 1
+    state.vehicles[TRUCK].update(x=60.0, y=40.0)
+    assert W.hidden_vehicle(state, "em_rata", TRUCK) == 0
+    state.vehicles[TRUCK].update(x=78.0, y=45.0)
+    state.models["em_rata"].update(x=78.0, y=2.0)                   # the guardhouse between
+    assert W.hidden_vehicle(state, "em_rata", TRUCK) == 9

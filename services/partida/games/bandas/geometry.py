@@ -10,7 +10,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry import LineString, MultiPoint, Point, Polygon
 
 RADIUS = 1.25
 FIGURE = 3.0
@@ -92,15 +92,25 @@ def blocked_samples(eye: Point3, target: Point3,
     dx, dy = target[0] - eye[0], target[1] - eye[1]
     n = math.hypot(dx, dy) or 1.0
     px, py = -dy / n * RADIUS, dx / n * RADIUS      # across the target's base
-    corridor = LineString([eye[:2], target[:2]]).buffer(RADIUS + 0.01)
+    return hidden_points(eye, [(target[0] + k * px, target[1] + k * py, target[2] + h)
+                               for k in (-1, 0, 1) for h in (0.5, 1.5, FIGURE - 0.5)], blocks)
+
+
+def hidden_points(eye: Point3, points: list[Point3], blocks: Iterable[Block]) -> int:
+    """How many of the points the blocks hide from the eye."""
+    corridor = MultiPoint([eye[:2], *(p[:2] for p in points)]).convex_hull.buffer(0.01)
     near = [b for b in blocks if b.shape.intersects(corridor)]
-    hidden = 0
-    for k in (-1, 0, 1):
-        for h in (0.5, 1.5, FIGURE - 0.5):
-            p = (target[0] + k * px, target[1] + k * py, target[2] + h)
-            if any(_ray_blocked(b, eye, p) for b in near):
-                hidden += 1
-    return hidden
+    return sum(1 for p in points if any(_ray_blocked(b, eye, p) for b in near))
+
+
+def vehicle_samples(shape: Polygon, height: float) -> list[Point3]:
+    """Nine sample points of a vehicle for sight: its centre and, a fifth of the way in, two
+    opposite corners, each at three heights."""
+    corners = list(shape.exterior.coords)[:4]
+    c = shape.centroid
+    spots = [(c.x, c.y), (corners[0][0] * 0.8 + c.x * 0.2, corners[0][1] * 0.8 + c.y * 0.2),
+             (corners[2][0] * 0.8 + c.x * 0.2, corners[2][1] * 0.8 + c.y * 0.2)]
+    return [(x, y, z) for x, y in spots for z in (0.5, height / 2, height - 0.5)]
 
 
 def pushed(start: tuple[float, float], angle: float, dist: float,

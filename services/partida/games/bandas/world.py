@@ -63,13 +63,14 @@ def hidden(state: BandasState, shooter: str, target: str) -> int:
 
 
 def hidden_vehicle(state: BandasState, shooter: str, vid: str) -> int:
-    """Samples of a vehicle hidden from the shooter: its footprint's corners and centre."""
+    """Samples of a vehicle hidden from the shooter (see `geometry.vehicle_samples`)."""
     skip = frozenset({vid, *([state.models[shooter]["vehicle"]]
                              if state.models[shooter]["vehicle"] else [])})
     sx, sy = state.place(shooter)
     eye = (sx, sy, height(state, shooter) + G.EYE)
-    v = state.vehicles[vid]
-    return G.blocked_samples(eye, (v["x"], v["y"], 0.0), blocks(state, skip))
+    target = vehicle_shape(state, vid)
+    return G.hidden_points(eye, G.vehicle_samples(target.shape, target.height),
+                           blocks(state, skip))
 
 
 def range_to_vehicle(state: BandasState, mid: str, vid: str) -> float:
