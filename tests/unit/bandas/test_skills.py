@@ -124,3 +124,13 @@ def test_huge_hits_harder_in_melee():
     ev = act(state, "fight:ch_jefa:two_hand_weapons", 6, 1, 6, 1, 6)
     assert of(ev, "attack_roll")[0]["ws"] == 5 + 1
     assert of(ev, "save")[0]["needed"] == 5 + 1
+
+
+def test_drugs_for_movement_add_five_centimetres_to_each_move():
+    """Drogas para todos: +5 cm to its move actions for the activation."""
+    state = duel("ch_jefa", "mu_baba", gap=40)
+    activate(state, "ch_jefa")                          # 15 cm with mechanised legs
+    act(state, "drugs:move", 2)
+    GAME.validate(state, 0, "move:79.9,80.0")           # 19.9 cm
+    with pytest.raises(IllegalAction):
+        GAME.validate(state, 0, "move:80.2,80.0")

@@ -99,5 +99,8 @@ def test_resigning_routs_the_gang():
     assert GAME.outcome(state) is None and 0 in state.routed
     assert GAME.to_act(state) == (1,) and [a.id for a in GAME.legal_actions(state, 1)] == \
         ["continue"]
+    act(state, "continue")                      # seat 1 goes on: its own activation
+    assert GAME.to_act(state) == (1,) and state.active is None
+    assert [a.id for a in GAME.legal_actions(state, 1)] == ["activate:mu_grumo"]
     GAME.resign(state, 2)
     assert GAME.outcome(state).winners == (1,)

@@ -257,3 +257,12 @@ def test_vehicles_are_sighted_by_samples_and_take_cover_too():
     state.vehicles[TRUCK].update(x=78.0, y=45.0)
     state.models["em_rata"].update(x=78.0, y=2.0)                   # the guardhouse between
     assert W.hidden_vehicle(state, "em_rata", TRUCK) == 9
+
+
+def test_a_downed_driver_gets_up_but_the_vehicle_stays_this_activation():
+    """Heridas applied to drivers (RULES.md: drivers act through their vehicle)."""
+    state = convoy()
+    state.models["ca_ruedas"]["status"] = "down"
+    activate(state, TRUCK)
+    assert state.models["ca_ruedas"]["status"] == "standing"
+    assert [a.id for a in GAME.legal_actions(state, 0)] == ["end"]

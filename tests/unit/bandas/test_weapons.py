@@ -1,5 +1,7 @@
 """Every weapon's rule (Rulebook, Armamento de distancia; Armas de combate cuerpo a cuerpo)."""
 
+import pytest
+
 from partida.games.bandas import actions as A
 
 from .positions import act, activate, arena, kinds, of
@@ -93,3 +95,12 @@ def test_sabre_parries_on_a_six():
     activate(state, "ch_lata")
     ev = act(state, "fight:mu_baba:chain_hook", 6, 1, 6)
     assert of(ev, "parry")[0]["parried"] and "wound" not in kinds(ev)
+
+
+def test_a_push_stops_at_a_wall():
+    """Rifle de pulsos (RULES.md falls: a pushed model stopped by a wall stays there)."""
+    state = ground(ch_lata=(20, 55), mu_baba=(28, 55))
+    state.models["ch_lata"]["weapons"] = ["pulse_rifle"]
+    activate(state, "ch_lata")
+    ev = act(state, "shoot:mu_baba:pulse_rifle", 6, 1, 5, 1, 6, 4)   # 6 cm east: the wall
+    assert of(ev, "pushed")[0]["to"][0] == pytest.approx(29.9)       # at x 30
