@@ -8,7 +8,11 @@ from __future__ import annotations
 import time
 import uuid
 
+import grpc
+
 from partida.cli.remote import Remote
+from partida.devstack.stack import SECRETS
+from partida.platform.auth import Authority
 from partida.v1 import common_pb2, matchmaking_pb2, persistence_pb2, rules_pb2
 
 from .play import player
@@ -60,6 +64,14 @@ def _standings(remote: Remote, campaign_id: str, played: int) -> persistence_pb2
         time.sleep(0.1)
 
 
+def _open_campaign(door: Remote, ana: Remote, cy: Remote) -> persistence_pb2.Campaign:
+    """ana's posse against cy's gang, opened by ana through the front door."""
+    return door.call(door.persistence, "CreateCampaign", persistence_pb2.CreateCampaignRequest(
+        game_id="dynamit_joe", request_id=uuid.uuid4().hex,
+        teams=[persistence_pb2.CampaignTeam(name="posse", player_ids=[ana.player_id]),
+               persistence_pb2.CampaignTeam(name="gang", player_ids=[cy.player_id])])).campaign
+
+
 def _front_door(stack, who: Remote) -> Remote:  # type: ignore[no-untyped-def]
     """The same player talking to the rules service's address only (platform/forward)."""
     remote = Remote(stack.address)
@@ -71,10 +83,7 @@ def test_two_scenarios_of_a_campaign_played_by_bots_score_for_the_teams(stack):
     """Rulebook 9: a point per scenario won, for the team of each winning seat."""
     ana, cy = player(stack), player(stack)
     door = _front_door(stack, ana)
-    campaign = door.call(door.persistence, "CreateCampaign", persistence_pb2.CreateCampaignRequest(
-        game_id="dynamit_joe", request_id=uuid.uuid4().hex,
-        teams=[persistence_pb2.CampaignTeam(name="posse", player_ids=[ana.player_id]),
-               persistence_pb2.CampaignTeam(name="gang", player_ids=[cy.player_id])])).campaign
+    campaign = _open_campaign(door, ana, cy)
     assert len(campaign.scenario_ids) == 8
     team = {ana.player_id: "posse", cy.player_id: "gang"}
     expected = {"posse": 0, "gang": 0}
@@ -101,3 +110,39 @@ def test_two_scenarios_of_a_campaign_played_by_bots_score_for_the_teams(stack):
     best = max(expected.values())
     assert list(standings.leaders) == [t for t in ("posse", "gang") if best and
                                        expected[t] == best]
+
+
+def _status(call) -> grpc.StatusCode:  # type: ignore[no-untyped-def]
+    try:
+        call()
+    except grpc.RpcError as e:
+        return e.code()
+    return grpc.StatusCode.OK
+
+
+def test_requests_that_cannot_count_for_the_campaign_are_refused(stack):
+    """Rulebook 9 scores teams: a ticket or a match seating a player for a team not theirs,
+    or naming no campaign the server keeps, is refused with a clear status."""
+    ana, cy = player(stack), player(stack)
+    door = _front_door(stack, ana)
+    campaign_id = _open_campaign(door, ana, cy).campaign_id
+    assert _status(lambda: _ticket(door, "arrest", campaign_id, "gang")) == \
+        grpc.StatusCode.FAILED_PRECONDITION
+    assert _status(lambda: _ticket(door, "arrest", "no-such-campaign", "posse")) == \
+        grpc.StatusCode.NOT_FOUND
+    rules = Remote(stack.address)
+    rules.metadata = (("authorization", "Bearer " + Authority(
+        SECRETS["PARTIDA_TOKEN_SECRET"], SECRETS["PARTIDA_SERVICE_TOKEN_SECRET"], {}
+    ).service_token("matchmaking")),)
+
+    def create(teams: tuple[str, str]) -> rules_pb2.CreateMatchResponse:
+        return rules.call(rules.rules, "CreateMatch", rules_pb2.CreateMatchRequest(
+            game_id="dynamit_joe", scenario_id="arrest", request_id="same-" + campaign_id,
+            campaign_id=campaign_id,
+            seats=[rules_pb2.SeatRequest(player_id=p.player_id, campaign_team=t)
+                   for p, t in zip((ana, cy), teams, strict=True)]))
+
+    assert _status(lambda: create(("gang", "posse"))) == grpc.StatusCode.FAILED_PRECONDITION
+    match = create(("posse", "gang")).match  # the refused request left nothing in the way
+    assert match.campaign_id == campaign_id
+    assert [s.campaign_team for s in match.seats] == ["posse", "gang"]

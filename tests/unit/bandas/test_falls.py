@@ -74,3 +74,11 @@ def test_a_rider_of_a_moving_vehicle_thrown_off_takes_two_checks():
     C.hit(state, "ca_moto", ScriptedRng(1, 1, 4, 1, 1), ev)  # down; 4 cm north: off; 2 passes
     assert of(ev, "fell")[0]["checks"] == 2
     assert state.models["ca_moto"]["vehicle"] is None
+
+
+def test_exactly_ten_centimetres_is_one_check():
+    """Caídas (RULES.md): up to 10 cm one check, as the gelatinous body's 'not above 10'."""
+    state = on_roof()
+    ev = []
+    C.fall(state, "ch_pico", 10.0, ScriptedRng(1), ev)
+    assert of(ev, "fell")[0]["checks"] == 1

@@ -10,7 +10,7 @@ from partida.games.bandas.content import load
 from partida.games.bandas.state import DOWN, OUT, PRONE, STANDING, STUNNED, BandasState
 
 PTS = load().points
-HIGH = 10.0     # Caídas: from this height (cm) a fall takes two checks
+HIGH = 10.0     # Caídas: above this height (cm) a fall takes two checks
 
 
 def has(state: BandasState, mid: str, skill: str) -> bool:
@@ -178,10 +178,10 @@ def push(state: BandasState, mid: str, angle: float, dist: float, rng: Rng, ev: 
 
 
 def fall(state: BandasState, mid: str, drop: float, rng: Rng, ev: list[Event]) -> None:
-    """Rulebook, Caídas: one pericia check under 10 cm, two from 10 cm or from a moving vehicle
-    (`drop` 99); gelatinous body: none under 10 cm, else one. Each failure is a roll on the
+    """Rulebook, Caídas: one pericia check up to 10 cm, two above it or from a moving vehicle
+    (`drop` 99); gelatinous body: none up to 10 cm, else one. Each failure is a roll on the
     wound table; passing them all leaves the model prone."""
-    checks = 1 if drop < HIGH else 2
+    checks = 1 if drop <= HIGH else 2
     if has(state, mid, "gelatinous_body"):
         checks -= 1
     ev.append(Event("fell", {"model": mid, "height": drop, "checks": checks}))
