@@ -23,7 +23,13 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from partida.persistence import models, records
 from partida.persistence.rows import utc
-from partida.platform.errors import AlreadyExists, FailedPrecondition, InvalidArgument, NotFound
+from partida.platform.errors import (
+    AlreadyExists,
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
+)
 
 MAX_TEAMS, MAX_PLAYERS = 16, 64  # per campaign, per team
 
@@ -124,27 +130,33 @@ class Campaigns:
     _write: sessionmaker[Session]
 
     def create_campaign(self, campaign_id: str, game_id: str, scenario_ids: Sequence[str],
-                        teams: Sequence[records.CampaignTeam]) -> records.Campaign:
+                        teams: Sequence[records.CampaignTeam],
+                        integrator: str = "") -> records.Campaign:
         """Opens a campaign; opening the same one again returns it, other content under the
-        same id is ALREADY_EXISTS. Every player must exist."""
+        same id is ALREADY_EXISTS. Every player must exist, and be the integrator's if one
+        is named (a player opening a campaign: no teams of other integrators' players)."""
         check_teams(teams)
         if not scenario_ids:
             raise InvalidArgument(f"game {game_id!r} has no scenarios")
         players = {p for t in teams for p in t.player_ids}
         with contextlib.suppress(IntegrityError):  # a concurrent call opened it first
-            self._open(campaign_id, game_id, scenario_ids, teams, players)
+            self._open(campaign_id, game_id, scenario_ids, teams, players, integrator)
         stored = self.get_campaign(campaign_id)
         if (stored.game_id, stored.teams) != (game_id, tuple(teams)):
             raise AlreadyExists(f"campaign {campaign_id!r} was opened with other content")
         return stored
 
     def _open(self, campaign_id: str, game_id: str, scenario_ids: Sequence[str],
-              teams: Sequence[records.CampaignTeam], players: set[str]) -> None:
+              teams: Sequence[records.CampaignTeam], players: set[str],
+              integrator: str) -> None:
         with self._write.begin() as s:
-            known = set(s.scalars(sa.select(models.Player.player_id)
-                                  .where(models.Player.player_id.in_(players))))
-            if players - known:
-                raise NotFound(f"no players {sorted(players - known)}")
+            known = dict(s.execute(sa.select(models.Player.player_id, models.Player.integrator)
+                                   .where(models.Player.player_id.in_(players))).all())
+            if players - known.keys():
+                raise NotFound(f"no players {sorted(players - known.keys())}")
+            if integrator and any(i != integrator for i in known.values()):
+                raise PermissionDenied("a campaign's players must all be of the integrator of "
+                                       "the player opening it")
             row = s.get(models.Campaign, campaign_id)
             if row is None:
                 s.add(models.Campaign(campaign_id=campaign_id, game_id=game_id,

@@ -190,12 +190,14 @@ class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
                        context: Any) -> pb.CreateCampaignResponse:
         principal = _anyone()
         game_id, teams = validate.campaign_request(request)
-        if not principal.is_service and all(principal.subject not in t.player_ids
-                                            for t in teams):
-            raise PermissionDenied("a player may open a campaign only for a team they are in")
+        integrator = ""  # a service may open any campaign
+        if not principal.is_service:
+            if all(principal.subject not in t.player_ids for t in teams):
+                raise PermissionDenied("a player may open a campaign only for a team they are in")
+            integrator = self._store.get_player(principal.subject).integrator
         campaign = self._store.create_campaign(
             validate.campaign_id(principal.subject, request.request_id), game_id,
-            validate.scenario_ids(game_id), teams)
+            validate.scenario_ids(game_id), teams, integrator)
         return pb.CreateCampaignResponse(campaign=convert.campaign_pb(campaign))
 
     def GetCampaign(self, request: pb.GetCampaignRequest, context: Any) -> pb.GetCampaignResponse:

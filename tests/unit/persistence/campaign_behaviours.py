@@ -291,6 +291,14 @@ class CampaignServiceBehaviours(WithCampaign):
                                      metadata=SERVICE, timeout=30).campaign
         assert [s.points for s in opened.standings] == [0, 0]
 
+    def test_a_player_opens_campaigns_only_with_players_of_their_integrator(
+            self, stub, store, cast):
+        stranger = store.create_player("globex", "eve", "Eve").player_id
+        ana = bearer(AUTHORITY.player_token(cast.ana, 600)[0])
+        mixed = campaign_request({"posse": [cast.ana], "gang": [stranger]})
+        assert status(stub.CreateCampaign, mixed, ana) == Code.PERMISSION_DENIED
+        assert status(stub.CreateCampaign, mixed, SERVICE) == Code.OK  # services may
+
     def test_a_player_opens_campaigns_only_for_a_team_of_theirs(self, stub, cast):
         bo = bearer(AUTHORITY.player_token(cast.bo, 600)[0])
         request = campaign_request({"posse": [cast.ana], "gang": [cast.cy]})
