@@ -1,10 +1,11 @@
 """Dynamit Joe bots. They read only the view and the legal actions.
 
-The heuristic bot plays every joker decision it is offered, springs ambushes and instinctive
-shots, shoots at the best chance to hit, throws dynamite where it hurts more enemies than
-friends, reloads when it has no shot, takes cover in ambush when nobody is in sight, and
-walks towards its scenario's objective: loose gold and then the board edge for robbers,
-the captive for rescuers, the nearest enemy for everyone else.
+The heuristic bot plays every joker it is asked about and holds (a bluff window, where it
+does not hold the card, has only "pass"), springs ambushes and instinctive shots, shoots at
+the best chance to hit, throws dynamite where it hurts more enemies than friends, reloads
+when it has no shot, takes cover in ambush when nobody is in sight, and walks towards its
+scenario's objective: loose gold and then the board edge for robbers, the captive for
+rescuers, the nearest enemy for everyone else.
 """
 
 from __future__ import annotations
