@@ -316,7 +316,8 @@ def _ring(centre: tuple[float, float], radii: list[float], n: int) -> list[tuple
 
 def _moves(state: BandasState, mid: str) -> list[tuple[str, str]]:
     """The lattice: twelve directions at half and full reach, base contact with each enemy in
-    reach, the nearest roof point of each building, the loot."""
+    reach, the nearest roof point of each building and the nearest spot at the foot of each
+    building, wall and solid piece, the loot."""
     if state.tally()["no_move"]:
         return []
     start, reach = state.place(mid), allowance(state, mid)
@@ -333,9 +334,9 @@ def _moves(state: BandasState, mid: str) -> list[tuple[str, str]]:
             if not inner.is_empty:
                 near = inner.exterior.interpolate(inner.exterior.project(Point(start)))
                 points.append((near.x, near.y))
-            outer = b.shape.buffer(G.RADIUS + 0.2).exterior
-            near = outer.interpolate(outer.project(Point(start)))
-            points.append((near.x, near.y))
+        outer = b.shape.buffer(G.RADIUS + 0.2).exterior     # the foot of a wall: cover
+        near = outer.interpolate(outer.project(Point(start)))
+        points.append((near.x, near.y))
     points += [(p[0], p[1]) for p in state.loot]
     blocks = W.blocks(state)
     ids = dict.fromkeys(point_id("move", p) for p in points)
