@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 import json
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from google.protobuf.timestamp_pb2 import Timestamp
@@ -95,10 +95,19 @@ def decision(seats: tuple[int, ...] | list[int], deadline: float) -> common_pb2.
 
 def action(game_id: str, a: Action) -> common_pb2.Action:
     msg = common_pb2.Action(action_id=a.id, description=a.description)
-    adapter = adapter_for(game_id)
-    if adapter is not None:
-        getattr(msg, game_id).CopyFrom(adapter.action_to_proto(a.id))
+    typed = _typed_action(game_id, a.id)
+    if typed is not None:
+        getattr(msg, game_id).CopyFrom(typed)
     return msg
+
+
+@lru_cache(maxsize=1 << 16)
+def _typed_action(game_id: str, action_id: str) -> Any:
+    """An action id's typed message, remembered: the same ids come up again and again in
+    legal-action lists, and building one from its id costs more than copying it. Only ever
+    copied from, never changed."""
+    adapter = adapter_for(game_id)
+    return None if adapter is None else adapter.action_to_proto(action_id)
 
 
 def action_id(game_id: str, msg: common_pb2.Action) -> str:
