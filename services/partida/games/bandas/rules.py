@@ -8,6 +8,7 @@ in `actions`, which both `legal_actions` and `validate` use.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -144,11 +145,10 @@ class Bandas(Game[BandasState]):
             if gang.points_limit > limit:
                 raise BadSetup(f"{t.title} allows {limit} points a gang, not {gang.points_limit}")
             out[side_id] = gang
-        ids = [i for s in t.sides for i in (
-            [m.id for m in out[s.id].models] + [v.id for v in out[s.id].vehicles] if s.id in out
-            else [m.id for m in self.content.gangs[s.gang].models]
-            + [v.id for v in self.content.gangs[s.gang].vehicles])]
-        clashes = sorted({i for i in ids if ids.count(i) > 1})
+        gangs = [out.get(s.id) or self.content.gangs[s.gang] for s in t.sides]
+        ids = Counter(i for g in gangs for i in [*(m.id for m in g.models),
+                                                  *(v.id for v in g.vehicles)])
+        clashes = sorted(i for i, n in ids.items() if n > 1)
         if clashes:
             raise BadSetup(f"ids used by two gangs: {clashes}")
         return out
