@@ -77,3 +77,19 @@ def test_bad_setups_are_refused_and_resign_ends_the_match(game, played):
     start = kit.random_playout(game, "campaign", 2, 5, 40)
     kit.check_resign(game, start.state, 2)
     kit.check_resign(game, played.state, 2)
+
+
+def test_optional_rules_playout_passes_the_checks(game):
+    """9.1 and 9.3 on: a random campaign with the per-step checks every few steps ends,
+    replays and resumes."""
+    options = {"reassembling_backs": True, "alternating_initiative": True}
+
+    def check(p, seat):
+        if p.steps % 41 == 0:
+            _every_check(game, p, seat)
+
+    p = kit.random_playout(game, "campaign", 2, 7, BOUND, options=options, each_step=check)
+    kit.check_terminates(p)
+    kit.check_replay(p)
+    kit.check_resume(p, p.steps // 3)
+    assert any(a.startswith("first:") for _, a in p.log)

@@ -36,7 +36,12 @@ INFO = GameInfo(
     scenarios=(Scenario("campaign", "July 1936 to June 1939", 2, 2, ("republicans", "nationalists"),
                         "The whole war from Q3 1936 to Q2 1939 (rulebook 3.0); seat 0 plays the "
                         "Republicans, seat 1 the Nationalists; a player alone faces a bot."),),
-    hidden_information=True, options={})
+    hidden_information=True, options={
+        "reassembling_backs": "9.1: two identical units on their backs in one area become one "
+                              "on its front in the reinforcement phase (true/false)",
+        "alternating_initiative": "9.3: the winner of the initiative roll chooses which side "
+                                  "acts first (true/false)",
+    })
 
 
 def seat_of(side: str) -> Seat:
@@ -56,8 +61,11 @@ class Pasaran(Game[PasaranState]):
             raise BadSetup(f"unknown pasaran scenario {scenario!r}")
         if type(seats) is not int or seats != 2:
             raise BadSetup("¿Pasarán? takes two seats (a player alone faces a bot)")
-        if options:
-            raise BadSetup(f"unknown options: {sorted(options)}")
+        unknown = set(options) - set(INFO.options)
+        if unknown:
+            raise BadSetup(f"unknown options: {sorted(unknown)}")
+        if any(type(v) is not bool for v in options.values()):
+            raise BadSetup("pasaran options are true or false")
         c = self.content
         units = {}
         for u in c.counters.units:
@@ -72,7 +80,7 @@ class Pasaran(Game[PasaranState]):
                 and not any(k.id in h for h in in_hand.values())]
         rng.shuffle(deck)                     # once, at set-up: the order stays secret (4.1)
         state = PasaranState(
-            seats=seats, options={}, units=units,
+            seats=seats, options={k: v for k, v in options.items() if v}, units=units,
             control={a.id: a.control for a in c.map.areas if a.control is not None},
             city_control={a.id: a.city_control for a in c.map.areas
                           if a.city_control is not None},
@@ -89,7 +97,9 @@ class Pasaran(Game[PasaranState]):
             return None
         if state.phase == "reinforce":
             pending = self._arrivals(state)
-            return state.units[pending[0]]["side"] if pending else None
+            return state.units[pending[0]]["side"] if pending else self._reassembler(state)
+        if state.phase == "initiative":
+            return state.initiative
         if state.phase == "cards":
             return state.offer["side"] if state.offer else None
         if state.phase == "production":
@@ -138,9 +148,15 @@ class Pasaran(Game[PasaranState]):
                  ) -> list[tuple[str, str]]:
         c = self.content
         if state.phase == "reinforce":
-            uid = self._arrivals(state)[0]
-            return [(f"place:{uid}:{p}", f"Place {uid} in {p}")
+            pending = self._arrivals(state)
+            if not pending:
+                return [*((f"reassemble:{a}:{b}", f"Join {a} and {b} into one full unit")
+                          for a, b in self._pairs(state, side)),
+                        ("end", "Done reassembling")]
+            return [(f"place:{pending[0]}:{p}", f"Place {pending[0]} in {p}")
                     for p in B.reinforcement_places(c, state, side)]
+        if state.phase == "initiative":
+            return [(f"first:{s}", f"{NAMES[s]} act first") for s in (side, B.ENEMY[side])]
         if state.phase == "cards":
             return K.offer_actions(c, state)
         if state.phase == "production":
@@ -239,6 +255,15 @@ class Pasaran(Game[PasaranState]):
         elif verb in ("keep", "decline"):
             K.keep(c, state, rest or None, events)
             self._next_offer(state, events)
+        elif verb == "reassemble":
+            keep, spare = rest.split(":")
+            state.units[keep]["face"] = "front"
+            state.units[spare].update(status="pool", at=None, face="front")
+            events.append(Event("reassembled", {"unit": keep, "spare": spare}))
+        elif verb == "first":
+            state.initiative, state.phase, state.segment = rest, "segment", 0
+            events.append(Event("first", {"side": rest}))
+            self._start_segment(state, rest)
         elif verb in ("build", "repair", "rebuild"):
             self._produce(state, side, verb, rest, events)
         elif verb == "end":
@@ -285,7 +310,7 @@ class Pasaran(Game[PasaranState]):
             cb.update(ask=[], must=None, stage="after")
 
     def _end_step(self, state: PasaranState, side: str, events: list[Event]) -> None:
-        if state.phase == "production":
+        if state.phase in ("production", "reinforce"):
             state.done.append(side)
             return
         nxt = {"rail": "move", "move": "react", "exploit": "react", "react": "combat"}
@@ -319,10 +344,12 @@ class Pasaran(Game[PasaranState]):
                     state.units[pending[0]]["arrive"] = state.turn + 1   # nowhere to go: waits
                     events.append(Event("delayed", {"unit": pending[0]}))
                     continue
-                if pending:
+                if pending or self._reassembler(state):
                     return
                 self._initiative_and_weather(state, rng, events)
                 continue
+            if state.phase == "initiative":
+                return
             if state.phase == "segment":
                 if state.combat is not None:
                     if C.advance(c, state, rng, events):
@@ -349,6 +376,24 @@ class Pasaran(Game[PasaranState]):
                 continue
             return
 
+    def _pairs(self, state: PasaranState, side: str) -> list[tuple[str, str]]:
+        """9.1: two units of one kind, strength and nation, both on their backs, in one place;
+        one pair per kind and place is offered."""
+        groups: dict[tuple[Any, ...], list[str]] = {}
+        for uid in state.on_map(side):
+            r, u = state.units[uid], self.content.unit(uid)
+            if r["face"] == "back" and u.kind != "hq" and u.back is not None:
+                groups.setdefault((r["at"], u.kind, u.front, u.back, u.tag), []).append(uid)
+        return [(g[0], g[1]) for _, g in sorted(groups.items()) if len(g) >= 2]
+
+    def _reassembler(self, state: PasaranState) -> str | None:
+        if not state.options.get("reassembling_backs"):
+            return None
+        for side in B.SIDES:
+            if side not in state.done and self._pairs(state, side):
+                return side
+        return None
+
     def _arrivals(self, state: PasaranState) -> list[str]:
         """Units due this turn, Republicans first, in id order (5.1)."""
         due = [u for u, r in state.units.items()
@@ -372,6 +417,9 @@ class Pasaran(Game[PasaranState]):
         events.append(Event("initiative", {"rolls": rolls, "side": winner}))
         events.append(Event("weather", {"roll": roll, "quarter": quarter,
                                         "weather": state.weather}))
+        if state.options.get("alternating_initiative"):
+            state.phase = "initiative"          # 9.3: the winner says who acts first
+            return
         state.phase, state.segment = "segment", 0
         self._start_segment(state, winner)
 
