@@ -38,6 +38,9 @@ def state_map(state: BatallitasState) -> Map:
     name = state.options.get("map")
     if name:
         return _EXTRA_MAPS[name]
+    placing = load().scenario(state.scenario).placement
+    if placing is not None and len(state.boards) < placing.boards:
+        raise ValueError("scenario 6 has no map until its four boards are placed")
     if state.boards:
         return placed_map(tuple((b, c, r) for b, c, r in state.boards))
     return scenario_map(state.scenario)
