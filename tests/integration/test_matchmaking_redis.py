@@ -1,6 +1,7 @@
 """The Redis TicketStore against a real redis-server: the shared contract, claim atomicity
 across matcher replicas, expiry, and cancel racing a claim."""
 
+import json
 import random
 import socket
 import threading
@@ -55,6 +56,21 @@ def test_every_key_of_the_store_lives_in_one_cluster_slot(store, redis_url, pref
     keys = [k.decode() for k in r.keys(f"{prefix}*")]
     assert len(keys) >= 8
     assert {key_slot(k.encode()) for k in keys} == {key_slot(prefix.encode())}
+
+
+def test_tickets_stored_before_the_campaign_fields_are_still_read(store, redis_url, prefix):
+    """A rolling upgrade: tickets written by a matchmaker without the campaign fields (no
+    hash fields, a shorter doc) are read and matched by the new one, with no campaign."""
+    for tid in "ab":
+        new(store, tid)
+    r = redis.Redis.from_url(redis_url, decode_responses=True)
+    for tid in "ab":
+        key = f"{prefix}:t:{tid}"
+        r.hdel(key, "campaign_id", "campaign_team")
+        r.hset(key, "doc", json.dumps(json.loads(r.hget(key, "doc"))[:-2]))
+    old = store.get("a")
+    assert old is not None and old.campaign_id == "" and old.status == SEARCHING
+    assert sorted(t.ticket_id for t in store.searching()) == ["a", "b"]
 
 
 def test_replicas_never_assign_a_ticket_twice(redis_url, prefix):

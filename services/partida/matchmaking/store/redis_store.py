@@ -112,7 +112,8 @@ class RedisTicketStore:
         # Chunks are read by rank while other replicas claim, so a ticket may show up twice.
         found = {}
         for doc in (d for chunk in pipe.execute() for d in chunk):
-            t = Ticket(**dict(zip(_DOC, json.loads(doc), strict=True)))
+            # A doc written before a field was added is shorter: the field keeps its default.
+            t = Ticket(**dict(zip(_DOC, json.loads(doc), strict=False)))
             found[t.ticket_id] = t
         return list(found.values())
 
@@ -191,8 +192,9 @@ def _encode(t: Ticket) -> list[str]:
 def _decode(h: dict[Any, Any]) -> Ticket | None:  # str -> str: decode_responses
     if not h:
         return None
+    # A ticket stored before a field was added lacks it: the field keeps its default.
     return Ticket(**{f.name: _DECODE.get(f.name, str)(h[f.name])
-                     for f in dataclasses.fields(Ticket)})
+                     for f in dataclasses.fields(Ticket) if f.name in h})
 
 
 def _proposal_json(p: Proposal) -> str:
