@@ -129,17 +129,37 @@ def test_precision_is_asked_of_an_attacker_with_any_face_down_joker() -> None:
     assert runs["precision"] == runs["diversion"]
 
 
-def test_initiative_is_asked_of_every_face_down_joker_in_the_bag() -> None:
-    """Joker list, Initiative (before a chip is drawn) and 2.7: once Jake ends his turn, Billy
-    (in the bag, joker face down) is asked before the draw whether or not he holds it."""
+def _mate(s: JoeState) -> str:
+    """Billy's teammate on Billy's own seat."""
+    seat = s.chars["Billy"]["seat"]
+    return next(n for n in s.order if n != "Billy" and s.chars[n]["seat"] == seat)
+
+
+def test_initiative_is_one_decision_per_seat_held_or_not() -> None:
+    """Joker list, Initiative (before a chip is drawn) and 2.7: once Jake ends his turn, the
+    seat of Billy and his teammate (both in the bag, jokers face down) gets one decision for
+    the two before the draw, whether one of them holds the joker or not."""
     runs = {}
     for held in ("initiative", "diversion"):
-        s = _position("corral", held)   # out of Jake's sight: no window after "end"
+        s = _position("corral")   # out of Jake's sight: no window after "end"
+        s.chars[_mate(s)]["joker"] = held
         seen, events, asked = _passing(s, "end")
         assert asked == 1
         assert any(e["kind"] == "chip_drawn" for e in events)
         runs[held] = (seen, events)
     assert runs["initiative"] == runs["diversion"]
+
+
+def test_initiative_played_takes_the_turn_at_once() -> None:
+    """Joker list, Initiative: the holder takes his turn now and his chip leaves the bag."""
+    s = _position("corral")
+    mate = _mate(s)
+    s.chars[mate]["joker"] = "initiative"
+    act(s, "end")
+    assert s.prompt["kind"] == "initiative" and ids(s) == ["initiative", "pass"]
+    act(s, "initiative")
+    assert s.active == mate and mate not in s.pool
+    assert s.chars[mate]["jokers_played"] == ["initiative"] and s.chars[mate]["joker"] is None
 
 
 def test_nobody_is_asked_what_public_facts_rule_out() -> None:

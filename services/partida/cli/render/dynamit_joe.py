@@ -215,7 +215,7 @@ def prompt_text(view: View) -> str:
         "window": f"{who} (seat {seat}) may answer {p.get('actor', '')}'s action",
         "reaction": f"Seat {seat} decides a reaction for {who}",
         "joker": f"{who} may play the joker {humanize(p.get('joker', ''))}",
-        "initiative": f"{who} may play Initiative before the next chip is drawn",
+        "initiative": f"Seat {seat} may play Initiative before the next chip is drawn",
         "chip_ambush": f"{who}'s chip is drawn in ambush: stay in ambush or take the turn",
         "clumsy": f"{who} drops an object (clumsiness)",
         "continue": f"Seat {seat} carries on after a surrender",

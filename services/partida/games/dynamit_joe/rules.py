@@ -342,13 +342,13 @@ class DynamitJoe(Game[JoeState]):
         if kind in ("joker", "initiative"):
             # Asked whoever might hold it (R.could_hold); only the holder may play it. "pass"
             # reads the same either way: a bot's choice is printed for everyone to read.
-            joker = p.get("joker", "initiative")
-            words = joker.replace("_", " ")
-            decline = ("pass", f"{name} does not play {words} now")
-            if state.chars[name]["joker"] != joker:
+            words = p.get("joker", "initiative").replace("_", " ")
+            decline = ("pass", f"{' or '.join(p.get('among', [name]))} does not play {words} now")
+            holder = _holder(state, p)
+            if holder is None:
                 return [decline]
             play = "play" if kind == "joker" else "initiative"
-            return [(play, f"{name} plays the {words} joker"), decline]
+            return [(play, f"{holder} plays the {words} joker"), decline]
         if kind == "chip_ambush":
             return [("stay", f"{name} stays in ambush"), ("act", f"{name} takes the turn")]
         if kind == "clumsy":
@@ -422,11 +422,12 @@ class DynamitJoe(Game[JoeState]):
             else:
                 ev.append(Event("stays_in_ambush", {"character": name}))
         elif kind == "initiative":
-            if aid == "initiative":
-                R.play_joker(state, name, "initiative", ev)
-                state.pool.remove(name)
+            holder = _holder(state, p)
+            if aid == "initiative" and holder is not None:
+                R.play_joker(state, holder, "initiative", ev)
+                state.pool.remove(holder)
                 state.asked = []
-                self._start_turn(state, name, ev)
+                self._start_turn(state, holder, ev)
         elif kind == "window" and aid != "pass":
             how, _, inner = aid.partition(":")
             if how == "amb":
@@ -506,12 +507,15 @@ class DynamitJoe(Game[JoeState]):
             self._new_round(state, ev)
             if state.result is not None:
                 return
-        holders = [n for n in state.pool if n not in state.asked and state.standing(n)
+        # Initiative (joker list) before each draw: one decision per seat for all its characters
+        # in the bag that might hold the joker (2.7: held or not, the same decision).
+        waiting = [n for n in state.pool if n not in state.asked and state.standing(n)
                    and R.could_hold(state, n, "initiative") and not state.chars[n]["dormant"]]
-        if holders:
-            state.asked.append(holders[0])
-            state.prompt = {"kind": "initiative", "char": holders[0],
-                            "seat": state.chars[holders[0]]["seat"]}
+        if waiting:
+            seat = state.chars[waiting[0]]["seat"]
+            among = [n for n in waiting if state.chars[n]["seat"] == seat]
+            state.asked += among
+            state.prompt = {"kind": "initiative", "char": among[0], "among": among, "seat": seat}
             return
         state.asked = []
         name = state.pool.pop(rng.below(len(state.pool), "chip"))
@@ -774,6 +778,13 @@ class DynamitJoe(Game[JoeState]):
 
 def _mutual(state: JoeState, a: str, b: str) -> bool:
     return A.sees(state, a, b).visible or A.sees(state, b, a).visible
+
+
+def _holder(state: JoeState, p: Mapping[str, Any]) -> str | None:
+    """Who, of the characters a joker decision asks, holds that joker (None: nobody does)."""
+    joker = p.get("joker", "initiative")
+    return next((n for n in p.get("among", [p["char"]]) if state.chars[n]["joker"] == joker),
+                None)
 
 
 _WINDOW_JOKERS = (("inst", "instinctive_shot", A.INSTINCT, "Instinctive shot"),

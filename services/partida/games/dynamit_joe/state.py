@@ -28,7 +28,7 @@ class JoeState:
     ap: int = 0
     queue: list[dict[str, Any]] = field(default_factory=list)   # resolution tasks, front first
     prompt: dict[str, Any] | None = None    # a pending decision outside the active turn
-    asked: list[str] = field(default_factory=list)  # initiative holders asked before this draw
+    asked: list[str] = field(default_factory=list)  # asked about initiative before this draw
     noise: bool = False                     # a shot or an explosion has been heard
     gold_off: dict[str, int] = field(default_factory=dict)  # side -> gold carried off the board
     allegiance: dict[str, str] = field(default_factory=dict)  # seat -> side given by 8.1
@@ -49,7 +49,7 @@ class JoeState:
             discards={k: list(v) for k, v in self.discards.items()},
             jokers_left=list(self.jokers_left), round=self.round, pool=list(self.pool),
             active=self.active, ap=self.ap, queue=copy_plain(self.queue),
-            prompt=None if self.prompt is None else dict(self.prompt),
+            prompt=copy_plain(self.prompt),
             asked=list(self.asked), noise=self.noise, gold_off=dict(self.gold_off),
             allegiance=dict(self.allegiance),
             result=copy_plain(self.result))
