@@ -7,7 +7,7 @@ import json
 from partida.engine import Event, LocalRng
 from partida.games.pasaran import board as B
 from partida.games.pasaran import combat as CB
-from tests.unit.pasaran.positions import GAME, C, act, dests, empty, ids, put, side
+from tests.unit.pasaran.positions import GAME, C, act, at, dests, empty, ids, put, side
 
 
 def _buying(deck: list[str], rep: int = 5, nat: int = 5):  # type: ignore[no-untyped-def]
@@ -161,3 +161,55 @@ def test_mobilisation_adds_stored_bp_and_returns_under_the_deck() -> None:
     s.deck = ["recruits"]
     act(s, "play:mobilisation")
     assert s.bp["rep"] == 3 and s.deck == ["recruits", "mobilisation"]
+
+
+def _rep_attacks_soria(nat_hand: list[str], turn: int = 3):  # type: ignore[no-untyped-def]
+    s = empty("rep")
+    s.turn = turn
+    s.hands["nat"] = [{"card": c, "turn": 1} for c in nat_hand]
+    put(s, "guadalajara", "r_mil1", "r_mil2")
+    put(s, "soria", "n_reg1")
+    act(s, "move:r_mil1:soria")
+    act(s, "end")
+    return s
+
+
+def test_rep_disorder_calls_off_a_republican_attack_before_it_is_fought() -> None:
+    """Appendix, REP Disorder: the Nationalists cancel a Republican attack of their choice,
+    before it is carried out, in 1936 and 1937 only: the attackers go back where they came from."""
+    s = _rep_attacks_soria(["rep_disorder"])
+    assert side(s) == "nat" and s.step == "react"
+    act(s, "play:rep_disorder:soria")
+    assert at(s, "r_mil1") == "guadalajara" and s.attacks == []
+    assert "rep_disorder" in s.discard
+    late = _rep_attacks_soria(["rep_disorder"], turn=7)
+    assert late.step == "combat" and side(late) == "rep"      # obsolete after 1937
+
+
+def test_the_nationalists_are_asked_whenever_they_might_hold_rep_disorder() -> None:
+    """7.2 secrecy: the chance to play REP Disorder is offered on public facts only (a hand
+    not empty, the card not yet discarded), so a hand without it is asked too, with only 'end'."""
+    s = _rep_attacks_soria(["recruits"])
+    assert side(s) == "nat" and ids(s) == ["end"]
+    empty_hand = _rep_attacks_soria([])
+    assert empty_hand.step == "combat" and side(empty_hand) == "rep"
+
+
+def test_barcelona_revolt_pulls_in_the_nearest_militia_and_holds_them_and_the_bp() -> None:
+    """Appendix, Barcelona Revolt: the two nearest Republican militia move into Barcelona; the
+    militia there may not move and Barcelona's BP are lost until three regulars stand in the
+    area, which ends the revolt at the end of that turn."""
+    s = _holding("nat", "barcelona_revolt")
+    put(s, "tarragona", "r_mil1")
+    put(s, "lerida", "r_mil2")
+    put(s, "madrid", "r_mil3")
+    act(s, "play:barcelona_revolt")
+    assert at(s, "r_mil1") == at(s, "r_mil2") == "barcelona" and at(s, "r_mil3") == "madrid"
+    assert B.income(C, s, "rep") == 12
+    r = empty("rep")
+    r.permanent = ["barcelona_revolt"]
+    put(r, "barcelona", "r_mil1", "r_reg1")
+    assert not dests(r, "r_mil1") and dests(r, "r_reg1")
+    put(r, "barcelona", "r_reg2", "r_reg3")
+    GAME._end_of_turn(r, [])
+    assert r.permanent == [] and "barcelona_revolt" in r.discard

@@ -118,12 +118,28 @@ def area_bp(content: Content, state: PasaranState, side: str) -> int:
 
 
 def income(content: Content, state: PasaranState, side: str) -> int:
-    """7.1: the areas' BP plus the production changes of permanent cards."""
+    """7.1: the areas' BP plus the production changes of permanent cards; an area in revolt
+    (Barcelona Revolt) yields its holder nothing while the card lies."""
     bonus = 0
     for cid in state.permanent:
         effect = content.card(cid).effect or {}
         bonus += int(effect.get("production", {}).get(side, 0))  # type: ignore[union-attr]
+        area = effect.get("revolt")
+        if (isinstance(area, str) and state.control.get(area) == side
+                and state.city_control.get(area) == side):
+            bonus -= content.area(area).bp
     return max(0, area_bp(content, state, side) + bonus)
+
+
+def held_by_revolt(content: Content, state: PasaranState, uid: str) -> bool:
+    """Barcelona Revolt: the Republican militia in the revolting area may not move."""
+    r = state.units[uid]
+    for cid in state.permanent:
+        area = (content.card(cid).effect or {}).get("revolt")
+        if (area is not None and r["side"] == "rep" and content.unit(uid).tag == "militia"
+                and r["at"] is not None and area_of(r["at"]) == area):
+            return True
+    return False
 
 
 def reinforcement_places(content: Content, state: PasaranState, side: str) -> list[str]:

@@ -8,7 +8,7 @@ from partida.games.pasaran import board as B
 from partida.games.pasaran.content import Content
 from partida.games.pasaran.state import PasaranState
 
-LEFT_OUT = ("invasion", "barcelona_revolt", "rep_disorder")
+LEFT_OUT = ("invasion",)
 """Appendix cards whose effects are NOT IMPLEMENTED: kept out of the deck (RULES.md)."""
 
 SEAT_SIDE = ("rep", "nat")
@@ -35,7 +35,13 @@ def obsolete(content: Content, state: PasaranState, cid: str) -> bool:
         return not _hq_choices(state, effect)
     if "cancels" in effect:
         return effect["cancels"] in state.discard
+    if "revolt" in effect:
+        return state.control.get(str(effect["revolt"])) != "rep" or not _militia(content, state)
     return False
+
+
+def _militia(content: Content, state: PasaranState) -> list[str]:
+    return [u for u in state.on_map("rep") if content.unit(u).tag == "militia"]
 
 
 def _hq_choices(state: PasaranState, effect: dict) -> list[str]:  # type: ignore[type-arg]
@@ -63,9 +69,11 @@ def _conditions_met(content: Content, state: PasaranState, cid: str, side: str) 
     return not obsolete(content, state, cid)
 
 
-def plays(content: Content, state: PasaranState, side: str) -> list[tuple[str, str]]:
+def plays(content: Content, state: PasaranState, side: str, window: str = "rail"
+          ) -> list[tuple[str, str]]:
     """(action id, description) of every card the side may play now: held since an earlier
-    turn (7.2) with its conditions met."""
+    turn (7.2) with its conditions met; in its own rail step, or (REP Disorder) while the enemy
+    attacks and the side reacts."""
     out = []
     for held in state.hands[side]:
         cid = held["card"]
@@ -73,7 +81,12 @@ def plays(content: Content, state: PasaranState, side: str) -> list[tuple[str, s
             continue
         effect = content.card(cid).effect or {}
         name = content.card(cid).name
-        if "choose_hq" in effect:
+        if ("cancel_attack" in effect) != (window == "react"):
+            continue
+        if "cancel_attack" in effect:
+            out += [(f"play:{cid}:{p}", f"Play {name}: the attack on {p} is called off")
+                    for p in state.attacks if _returning(state, p, B.ENEMY[side])]
+        elif "choose_hq" in effect:
             out += [(f"play:{cid}:{h}", f"Play {name}: {content.unit(h).name} arrives next turn")
                     for h in effect["choose_hq"] if state.units[h]["status"] == "locked"]
         elif "hq" in effect:
@@ -106,11 +119,70 @@ def play(content: Content, state: PasaranState, side: str, action: str,
             state.units[choice].update(status="removed", at=None)
         else:
             state.units[choice].update(status="queue", arrive=state.turn + 1)
+    if "cancel_attack" in effect:
+        for uid in _returning(state, parts[2], B.ENEMY[side]):
+            state.units[uid]["at"] = state.units[uid].pop("from")
+        if not B.units_at(state, parts[2], B.ENEMY[side]):
+            state.attacks.remove(parts[2])
+    if "revolt" in effect:
+        _revolt(content, state, str(effect["revolt"]), int(effect["militia"]), events)
     if "cancels" in effect and effect["cancels"] in state.permanent:
         state.permanent.remove(str(effect["cancels"]))
         state.discard.append(str(effect["cancels"]))
     {"discard": state.discard, "bottom": state.deck, "permanent": state.permanent}[
         card.after].append(cid)
+
+
+def cancel_window(content: Content, state: PasaranState, side: str) -> bool:
+    """Whether the side is asked during the enemy's attacks because it might hold a card that
+    calls one off. Decided on public facts only (the card not seen played, a hand not empty),
+    so that being asked tells the enemy nothing about the hand."""
+    if not state.hands[side] or not any(_returning(state, p, B.ENEMY[side])
+                                        for p in state.attacks):
+        return False
+    for card in content.cards.cards:
+        effect = card.effect or {}
+        if ("cancel_attack" in effect and side in held_side(content, card.id)
+                and card.id not in state.discard
+                and (card.latest is None or state.turn <= card.latest)):
+            return True
+    return False
+
+
+def _returning(state: PasaranState, place: str, side: str) -> list[str]:
+    """The side's units that attacked `place` this step, each with the place it came from."""
+    return [u for u in B.units_at(state, place, side) if "from" in state.units[u]]
+
+
+def _revolt(content: Content, state: PasaranState, area: str, count: int,
+            events: list[Event]) -> None:
+    """Barcelona Revolt: the nearest Republican militia (by land areas, then id) go to the
+    area."""
+    dist = B.distances(content, area, len(content.map.areas),
+                       lambda a: content.area(a).kind == "land")
+    far = len(content.map.areas)
+    movers = sorted((u for u in _militia(content, state)
+                     if B.area_of(state.units[u]["at"]) != area),
+                    key=lambda u: (dist.get(B.area_of(state.units[u]["at"]), far), u))[:count]
+    for uid in movers:
+        state.units[uid]["at"] = area
+        events.append(Event("revolt", {"unit": uid, "to": area}))
+
+
+def lift_revolts(content: Content, state: PasaranState, events: list[Event]) -> None:
+    """Barcelona Revolt ends in the turn that enough Republican regulars stand in the area."""
+    for cid in list(state.permanent):
+        effect = content.card(cid).effect or {}
+        area = effect.get("revolt")
+        if not isinstance(area, str):
+            continue
+        regulars = [u for u in state.on_map("rep") if B.area_of(state.units[u]["at"]) == area
+                    and content.unit(u).tag in ("regular", "int")
+                    and state.units[u]["kind"] != "hq"]
+        if len(regulars) >= int(effect["regulars"]):  # type: ignore[call-overload]
+            state.permanent.remove(cid)
+            state.discard.append(cid)
+            events.append(Event("revolt_over", {"card": cid, "area": area}))
 
 
 # ----- buying (7.2) ------------------------------------------------------------------------

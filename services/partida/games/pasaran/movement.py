@@ -14,10 +14,12 @@ from partida.games.pasaran.state import PasaranState
 Moves = dict[str, list[str]]   # destination -> places passed, destination last
 
 
-def _free(state: PasaranState, uid: str) -> bool:
-    """On the map and not caught in a combat (units in an attacked place stay put)."""
+def _free(content: Content, state: PasaranState, uid: str) -> bool:
+    """On the map and not caught in a combat (units in an attacked place stay put), nor held
+    by a revolt."""
     r = state.units[uid]
-    return r["status"] == "map" and not B.contested(state, r["at"])
+    return r["status"] == "map" and not B.contested(state, r["at"]) and not B.held_by_revolt(
+        content, state, uid)
 
 
 def _steps(content: Content, state: PasaranState, place: str, side: str, land_units: bool
@@ -83,7 +85,7 @@ def _search(content: Content, state: PasaranState, uid: str, budget: int, friend
 def land_moves(content: Content, state: PasaranState, uid: str) -> Moves:
     """6.3.1-6.3.3: normal range (tanks and HQs through empty enemy areas), then 6.3.2's double
     range through friendly places only."""
-    if not _free(state, uid):
+    if not _free(content, state, uid):
         return {}
     kind = state.units[uid]["kind"]
     reach = content.tables.range[kind]
@@ -111,7 +113,7 @@ def air_moves(content: Content, state: PasaranState, uid: str, only: list[str] |
     """6.3.1: 2 areas over anything but neutral land, ending in a friendly area or on a target;
     6.3.2: 4 areas through friendly areas and the sea, never attacking. `only` limits the
     targets (exploitation: the places being fought over)."""
-    if not _free(state, uid):
+    if not _free(content, state, uid):
         return {}
     r = state.units[uid]
     side, start = r["side"], B.area_of(r["at"])
@@ -133,7 +135,7 @@ def air_moves(content: Content, state: PasaranState, uid: str, only: list[str] |
 
 def rail_moves(content: Content, state: PasaranState, uid: str) -> Moves:
     """6.1: any distance along rail links through friendly areas."""
-    if not _free(state, uid):
+    if not _free(content, state, uid):
         return {}
     r = state.units[uid]
     start = B.area_of(r["at"])
@@ -153,7 +155,7 @@ def coast_moves(content: Content, state: PasaranState, uid: str) -> Moves:
     """6.1: one Republican land unit from a friendly coastal area to another, any distance."""
     r = state.units[uid]
     start = B.area_of(r["at"])
-    if not _free(state, uid) or r["kind"] == "air" or not content.area(start).coast:
+    if not _free(content, state, uid) or r["kind"] == "air" or not content.area(start).coast:
         return {}
     if not B.friendly_area(content, state, start, r["side"]):
         return {}
@@ -165,7 +167,7 @@ def rebase_moves(content: Content, state: PasaranState, uid: str) -> Moves:
     """6.2: an aircraft, once a turn, up to 4 areas through friendly areas (the sea counts as
     passable, or Mallorca's aircraft could never leave) to a friendly area."""
     r = state.units[uid]
-    if not _free(state, uid) or r["kind"] != "air" or r["rebased"]:
+    if not _free(content, state, uid) or r["kind"] != "air" or r["rebased"]:
         return {}
     start = B.area_of(r["at"])
     near = B.distances(content, start, content.tables.rebase_range,
@@ -179,7 +181,7 @@ def airlift_moves(content: Content, state: PasaranState, uid: str) -> Moves:
     """JU 52 Airbridge: a Nationalist land unit from Spanish Morocco to a friendly Andalusian
     area."""
     r = state.units[uid]
-    if not _free(state, uid) or r["kind"] == "air" or B.area_of(r["at"]) != "marruecos":
+    if not _free(content, state, uid) or r["kind"] == "air" or B.area_of(r["at"]) != "marruecos":
         return {}
     return {a: [a] for a in content.map.andalusia
             if B.friendly_area(content, state, a, r["side"])}
@@ -215,7 +217,7 @@ def reactions(content: Content, state: PasaranState, side: str) -> dict[tuple[st
     attacked = state.attacks
     for uid in state.on_map(side):
         r = state.units[uid]
-        if r["reacted"] or B.contested(state, r["at"]):
+        if r["reacted"] or B.contested(state, r["at"]) or B.held_by_revolt(content, state, uid):
             continue
         here = B.area_of(r["at"])
         if r["kind"] == "air":
@@ -264,7 +266,7 @@ def carry_out(content: Content, state: PasaranState, uid: str, path: list[str],
     """Move a unit along `path`, taking empty enemy places on the way (6.3.1, 6.6) and marking
     the destination attacked when enemies hold or stand in it (6.3)."""
     r = state.units[uid]
-    side = r["side"]
+    side, origin = r["side"], r["at"]
     for place in path[:-1]:
         if B.holder(state, place) not in (side, None) and not B.enemy_in(state, place, side):
             B.set_holder(state, place, side)
@@ -277,6 +279,7 @@ def carry_out(content: Content, state: PasaranState, uid: str, path: list[str],
     hostile_city = (not B.is_city(dest) and content.area(dest).city is not None
                     and B.enemy_in(state, B.city_of(dest), side))
     if B.enemy_in(state, dest, side) or hostile_city:
+        r["from"] = origin                     # where REP Disorder sends the attacker back
         if dest not in state.attacks:
             state.attacks.append(dest)
     elif B.holder(state, dest) not in (side, None):

@@ -177,6 +177,7 @@ class Pasaran(Game[PasaranState]):
         elif state.step == "react":
             out += [(f"react:{u}:{p}", f"{u} reacts into {p} ({how})")
                     for (u, p), how in sorted(M.reactions(c, state, side).items())]
+            out += K.plays(c, state, side, "react")
         elif state.step == "combat":
             out += [(f"fight:{p}", f"Resolve the combat in {p}") for p in state.attacks]
             out += [(f"siege:{a}", f"Besiege the city in {a}")
@@ -355,7 +356,9 @@ class Pasaran(Game[PasaranState]):
                     if C.advance(c, state, rng, events):
                         return
                     continue
-                if state.step == "react" and not M.reactions(c, state, B.ENEMY[state.active]):
+                inactive = B.ENEMY[state.active]
+                if state.step == "react" and not M.reactions(c, state, inactive) and not (
+                        K.cancel_window(c, state, inactive)):
                     state.step = "combat"
                     continue
                 if state.step == "combat" and not state.attacks and not C.siege_targets(
@@ -430,6 +433,7 @@ class Pasaran(Game[PasaranState]):
         state.airlift_left, state.attacks, state.sieged, state.command_used = 0, [], [], {}
         for r in state.units.values():
             r["moved"] = r["reacted"] = False
+            r.pop("from", None)
 
     def _end_segment(self, state: PasaranState, events: list[Event]) -> None:
         for uid in state.on_map():
@@ -451,6 +455,7 @@ class Pasaran(Game[PasaranState]):
         """7.1 income, 8.5 victory, then 7.2 cards and 7.3 production."""
         c = self.content
         state.active, state.step = None, ""
+        K.lift_revolts(c, state, events)
         for s in B.SIDES:
             gain = B.income(c, state, s)
             state.bp[s] += gain
