@@ -51,13 +51,6 @@ def shuffle_all(state: JoeState, rng: Rng, ev: list[Event]) -> None:
     ev.append(Event("pile_shuffled", {"pile": "all"}))
 
 
-def holds(state: JoeState, name: str | None, joker: str) -> bool:
-    if name is None:
-        return False
-    c = state.chars[name]
-    return c["joker"] == joker and not c["dead"] and not c["captured"] and not c["left"]
-
-
 def could_hold(state: JoeState, name: str | None, joker: str) -> bool:
     """Whether the table, seeing only public facts, must allow that `name` holds `joker`: he
     is still in play with his joker face down, and the deck's copies of that joker have not all
