@@ -213,3 +213,21 @@ def test_barcelona_revolt_pulls_in_the_nearest_militia_and_holds_them_and_the_bp
     put(r, "barcelona", "r_reg2", "r_reg3")
     GAME._end_of_turn(r, [])
     assert r.permanent == [] and "barcelona_revolt" in r.discard
+
+
+def test_invasion_lands_three_infantry_by_sea_at_half_strength() -> None:
+    """Appendix, Invasion: up to three infantry attack by sea, their strength halved (rounded
+    down), from no more than two coastal areas away; Spanish Morocco cannot be invaded."""
+    s = _holding("rep", "invasion")
+    put(s, "malaga", "r_reg1", "r_mil1", "r_mil2", "r_mil3", "r_tank1")
+    put(s, "cadiz", "n_reg1")
+    act(s, "play:invasion")
+    act(s, "end")
+    assert dests(s, "r_reg1", "invade") == {"cadiz", "sevilla", "huelva"}   # not Morocco
+    assert not dests(s, "r_tank1", "invade")
+    act(s, "invade:r_reg1:cadiz")
+    assert s.attacks == ["cadiz"]
+    assert CB.land_value(C, s, "r_reg1", True, "cadiz") == 1          # 3 // 2
+    act(s, "invade:r_mil1:cadiz")
+    act(s, "invade:r_mil2:sevilla")
+    assert not dests(s, "r_mil3", "invade")

@@ -8,7 +8,7 @@ from partida.games.pasaran import board as B
 from partida.games.pasaran.content import Content
 from partida.games.pasaran.state import PasaranState
 
-LEFT_OUT = ("invasion",)
+LEFT_OUT: tuple[str, ...] = ()
 """Appendix cards whose effects are NOT IMPLEMENTED: kept out of the deck (RULES.md)."""
 
 SEAT_SIDE = ("rep", "nat")
@@ -111,6 +111,8 @@ def play(content: Content, state: PasaranState, side: str, action: str,
         state.bp[side] += int(effect["bp"])  # type: ignore[call-overload]
     if "turn_flag" in effect:
         state.flags.append(str(effect["turn_flag"]))
+    if "invasion" in effect:
+        state.sea_left += int(effect["invasion"])  # type: ignore[call-overload]
     if "airlift" in effect:
         state.airlift_left += int(effect["airlift"])  # type: ignore[call-overload]
     if "choose_hq" in effect or "hq" in effect:

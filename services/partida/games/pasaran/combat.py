@@ -30,6 +30,8 @@ def land_value(content: Content, state: PasaranState, uid: str, attacker: bool,
         return 0
     t = _terrain(content, place)
     s = B.strength(content, state, uid)
+    if attacker and r.get("invading"):
+        s //= 2                                                 # card: Invasion, by sea
     if r["kind"] == "tank":
         s += int(t.get("armour", 0))
     if r["kind"] == "inf" and not attacker:

@@ -45,6 +45,8 @@ class MapData(_Model):
     airbase_only: tuple[str, ...]
     andalusia: tuple[str, ...]
     madrid: str
+    island_coasts: dict[str, tuple[str, ...]]   # island -> the coastal areas facing it
+    not_invadable: tuple[str, ...]
     areas: tuple[Area, ...]
     rail: tuple[tuple[str, str], ...]
 
@@ -64,7 +66,9 @@ class MapData(_Model):
         for x, y in self.rail:
             if y not in by.get(x, Area.model_construct(adjacent=())).adjacent:
                 raise ValueError(f"rail link {x}-{y} joins no adjacent areas")
-        for ref in (*self.airbase_only, *self.andalusia, self.madrid):
+        facing = [a for coasts in self.island_coasts.values() for a in coasts]
+        for ref in (*self.airbase_only, *self.andalusia, self.madrid, *self.island_coasts,
+                    *facing, *self.not_invadable):
             if ref not in by:
                 raise ValueError(f"{ref} names no area")
         return self

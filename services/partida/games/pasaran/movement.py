@@ -187,6 +187,43 @@ def airlift_moves(content: Content, state: PasaranState, uid: str) -> Moves:
             if B.friendly_area(content, state, a, r["side"])}
 
 
+def coastal_distances(content: Content, start: str) -> dict[str, int]:
+    """Steps from `start` counting coastal areas only: along land borders between coastal
+    areas, and between an island and the coasts facing it (content `island_coasts`)."""
+    links: dict[str, set[str]] = {}
+    for island, coasts in content.map.island_coasts.items():
+        for a in coasts:
+            links.setdefault(island, set()).add(a)
+            links.setdefault(a, set()).add(island)
+    dist, frontier = {start: 0}, [start]
+    while frontier:
+        nxt = []
+        for a in frontier:
+            land = {b for b in content.area(a).adjacent if content.area(b).coast
+                    and content.area(b).kind == "land"}
+            for b in sorted(land | links.get(a, set())):
+                if b not in dist:
+                    dist[b] = dist[a] + 1
+                    nxt.append(b)
+        frontier = nxt
+    return dist
+
+
+def invasion_moves(content: Content, state: PasaranState, uid: str) -> Moves:
+    """Invasion card: an infantry unit in a friendly coastal area attacks an enemy coastal area
+    by sea, at most `reach` coastal areas away; Spanish Morocco cannot be invaded."""
+    r = state.units[uid]
+    here = r["at"]
+    if not _free(content, state, uid) or r["kind"] != "inf" or B.is_city(here):
+        return {}
+    if not content.area(here).coast or not B.friendly_area(content, state, here, r["side"]):
+        return {}
+    reach = int((content.card("invasion").effect or {})["reach"])  # type: ignore[call-overload]
+    dist = coastal_distances(content, here)
+    return {a: [a] for a, d in sorted(dist.items()) if 0 < d <= reach
+            and a not in content.map.not_invadable and state.control.get(a) == B.ENEMY[r["side"]]}
+
+
 def exploit_moves(content: Content, state: PasaranState, uid: str) -> Moves:
     """6.5: tanks and HQs; infantry sharing an area with an HQ that still has command to spare;
     aircraft only onto places being fought over."""

@@ -28,7 +28,7 @@ from partida.games.pasaran.content import Content, load
 from partida.games.pasaran.state import PasaranState
 
 SIDE_OF_SEAT = ("rep", "nat")
-MOVE_VERBS = ("rail", "coast", "rebase", "airlift", "move")
+MOVE_VERBS = ("rail", "coast", "rebase", "airlift", "move", "invade")
 NAMES = {"rep": "Republicans", "nat": "Nationalists"}
 
 INFO = GameInfo(
@@ -174,6 +174,8 @@ class Pasaran(Game[PasaranState]):
         elif state.step in ("move", "exploit"):
             mover = M.exploit_moves if state.exploiting else self._normal_move
             out += self._moves(state, side, "move", mover, True, only, unmoved=True)
+            out += self._moves(state, side, "invade", M.invasion_moves,
+                               state.sea_left > 0 and not state.exploiting, only, unmoved=True)
         elif state.step == "react":
             out += [(f"react:{u}:{p}", f"{u} reacts into {p} ({how})")
                     for (u, p), how in sorted(M.reactions(c, state, side).items())]
@@ -230,7 +232,7 @@ class Pasaran(Game[PasaranState]):
             uid, place = rest.split(":", 1)
             state.units[uid].update(status="map", at=place, arrive=None)
             events.append(Event("placed", {"unit": uid, "at": place}))
-        elif verb in ("rail", "coast", "rebase", "airlift", "move"):
+        elif verb in MOVE_VERBS:
             self._apply_move(state, verb, rest, events)
         elif verb == "react":
             uid, place = rest.split(":", 1)
@@ -278,7 +280,7 @@ class Pasaran(Game[PasaranState]):
         c = self.content
         uid, dest = rest.split(":", 1)
         finder = {"rail": M.rail_moves, "coast": M.coast_moves, "rebase": M.rebase_moves,
-                  "airlift": M.airlift_moves}.get(verb)
+                  "airlift": M.airlift_moves, "invade": M.invasion_moves}.get(verb)
         if finder is None:
             finder = M.exploit_moves if state.exploiting else self._normal_move
         path = finder(c, state, uid)[dest]
@@ -288,7 +290,10 @@ class Pasaran(Game[PasaranState]):
             state.command_used[hq] = state.command_used.get(hq, 0) + 1
         M.carry_out(c, state, uid, path, events, verb)
         r = state.units[uid]
-        if verb == "move":
+        if verb == "invade":
+            r.update(moved=True, invading=True)
+            state.sea_left -= 1
+        elif verb == "move":
             r["moved"] = True
         elif verb == "rebase":
             r["rebased"] = True
@@ -431,9 +436,11 @@ class Pasaran(Game[PasaranState]):
         state.rail_left = self.content.counters.rail_moves[side]
         state.coast_left = self.content.counters.coastal_moves[side]
         state.airlift_left, state.attacks, state.sieged, state.command_used = 0, [], [], {}
+        state.sea_left = 0
         for r in state.units.values():
             r["moved"] = r["reacted"] = False
             r.pop("from", None)
+            r.pop("invading", None)
 
     def _end_segment(self, state: PasaranState, events: list[Event]) -> None:
         for uid in state.on_map():

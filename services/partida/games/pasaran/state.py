@@ -32,6 +32,7 @@ class PasaranState:
     rail_left: int = 0
     coast_left: int = 0
     airlift_left: int = 0
+    sea_left: int = 0                      # infantry that may still attack by sea (Invasion)
     attacks: list[str] = field(default_factory=list)     # places attacked in this step
     sieged: list[str] = field(default_factory=list)      # cities besieged this segment
     command_used: dict[str, int] = field(default_factory=dict)  # hq -> units sent this step
