@@ -8,9 +8,9 @@ from collections import Counter
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError, model_validator
 from shapely.geometry import Point as SPoint
 from shapely.geometry import Polygon
 
@@ -107,8 +107,13 @@ class PointsList(_Model):
 
 # ----- gang sheets -----------------------------------------------------------------------------
 
+# Model and vehicle ids: lower-case words, so they fit in action ids (`shoot:<id>:<weapon>`).
+UNIT_ID = r"[a-z][a-z0-9_]{0,39}"
+UnitId = Annotated[str, StringConstraints(pattern=f"^{UNIT_ID}$")]
+
+
 class ModelSheet(_Model):
-    id: str
+    id: UnitId
     name: str
     grade: str
     weapons: tuple[str, ...] = ()
@@ -118,7 +123,7 @@ class ModelSheet(_Model):
 
 
 class VehicleSheet(_Model):
-    id: str
+    id: UnitId
     name: str
     kind: str
     armour: str | None = None

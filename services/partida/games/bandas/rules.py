@@ -385,10 +385,10 @@ class Bandas(Game[BandasState]):
 
     def _resume(self, state: BandasState, rng: Rng, ev: list[Event]) -> None:
         for seat in range(state.seats):
-            if seat not in state.routed and not any(
-                    m["seat"] == seat and m["status"] != OUT for m in state.models.values()):
+            mine = [m for m in state.models.values() if m["seat"] == seat]
+            if seat not in state.routed and all(m["status"] == OUT for m in mine):
                 state.routed.append(seat)
-                ev.append(Event("routed", {"seat": seat, "out": "all"}))
+                ev.append(Event("routed", {"seat": seat, "out": len(mine), "models": len(mine)}))
         if not self._decided(state, ev):
             self._next_seat(state, rng, ev)
 
