@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import secrets
 import threading
 import time
@@ -34,6 +35,11 @@ from partida.platform.validation import identifier
 from partida.rules.ports import BotScheduler, Dice, Ledger, LogEntry
 from partida.rules.randomness import SETUP_BATCH, DrawnRng, replay_action, replay_setup
 from partida.rules.session import SeatMeta, Session, SessionStore
+
+# A bot's turn takes milliseconds when all is well; one not taken after this long is queued
+# again (its task may have died with a worker). Repeats are harmless: a turn's request id is
+# fixed by the match version and seat.
+BOT_RETRY_SECONDS = 10.0
 
 
 @dataclass
@@ -271,20 +277,31 @@ class Matches:
                 raise Aborted("the match moved on; try again")
             state = game.state_from_dict(s.state)
             self._after_commit(s, game, state)
+            self._index(s, game, state, self.clock())  # a bot now to act is watched
             return meta
 
     def expire_decisions(self, limit: int = 100) -> int:
-        """Apply the default action of every seat whose decision deadline has passed."""
+        """Apply the default action of every seat whose decision deadline has passed, and
+        queue again the turn of a bot seat that has waited BOT_RETRY_SECONDS (a worker that
+        died with it would otherwise hold it until the broker redelivers it)."""
         applied = 0
         now = self.clock()
         for match_id in self.sessions.due_deadlines(now, limit):
             with self._lock(match_id):
                 s = self._session(match_id, required=False)
-                if s is None or s.status != "active" or not s.deadline or s.deadline > now:
-                    self.sessions.set_deadline(match_id, s.deadline if s else 0)
+                if s is None or s.status != "active":
+                    self.sessions.set_deadline(match_id, 0)
                     continue
                 game = self._game(s.game_id)
                 state = game.state_from_dict(s.state)
+                if not s.deadline or s.deadline > now:  # not timed out: found early
+                    if self._bot_to_act(s, game, state) and now - s.asked_at >= BOT_RETRY_SECONDS:
+                        self._schedule_bots(s, game, state)  # a repeat is harmless
+                    s.indexed = 0.0  # what the index holds is past: index afresh
+                    self._index(s, game, state, now)
+                    if not s.indexed:
+                        self.sessions.set_deadline(match_id, 0)
+                    continue
                 seat = game.to_act(state)[0]
                 with contextlib.suppress(Aborted, AlreadyExists):
                     self._apply(s, seat, s.version, f"timeout-{s.version}-{seat}",
@@ -357,24 +374,40 @@ class Matches:
         return Result(s.game_id, entry.sequence, project(entry.events, seat), over)
 
     def _arm(self, s: Session, game: Game, state: Any) -> None:
-        """Set the next decision's deadline, and index it before the session is written.
-
-        The deadline index holds, per match, a time at or before its real deadline:
-        `expire_decisions` re-arms an entry found early. So a later deadline, which is what
-        almost every action sets, needs no write; only an earlier or a passed one does (and
-        a crash after the index write leaves at worst an early entry)."""
+        """Set the next decision's deadline, and index it before the session is written."""
         now = self.clock()
+        s.asked_at = now
         if s.status == "active" and s.decision_timeout and game.to_act(state):
             s.deadline = now + s.decision_timeout
-            if not now < s.indexed <= s.deadline:
-                self.sessions.set_deadline(s.match_id, s.deadline)
-                s.indexed = s.deadline
         else:
             s.deadline = 0.0
+        self._index(s, game, state, now)
+
+    def _index(self, s: Session, game: Game, state: Any, now: float) -> None:
+        """Make sure the deadline index wakes this match in time: at its deadline, or after
+        BOT_RETRY_SECONDS while a bot seat is to act (its queued turn may have been lost).
+
+        The index holds, per match, a time at or before the wanted one: `expire_decisions`
+        re-arms an entry found early. So a later time, which is what almost every action
+        sets, needs no write; only an earlier or a passed one does (and a crash after the
+        index write leaves at worst an early entry)."""
+        wake = s.deadline
+        if self._bot_to_act(s, game, state):
+            wake = min(wake or math.inf, now + BOT_RETRY_SECONDS)
+        if wake and not now < s.indexed <= wake:
+            self.sessions.set_deadline(s.match_id, wake)
+            s.indexed = wake
+
+    def _bot_to_act(self, s: Session, game: Game, state: Any) -> bool:
+        return (self.bots is not None and s.status == "active"
+                and any(s.seats[seat].controller == "bot" for seat in game.to_act(state)))
 
     def _after_commit(self, s: Session, game: Game, state: Any) -> None:
         if s.status != "active" and s.indexed:  # else an entry left goes when it falls due
             self.sessions.set_deadline(s.match_id, 0)
+        self._schedule_bots(s, game, state)
+
+    def _schedule_bots(self, s: Session, game: Game, state: Any) -> None:
         if self.bots is None or s.status != "active":
             return
         for seat in game.to_act(state):

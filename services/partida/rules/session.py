@@ -48,7 +48,8 @@ class Session:
     outcome: dict[str, Any] | None = None
     seed: str = ""                  # hex, once revealed at the end
     deadline: float = 0.0
-    indexed: float = 0.0            # the deadline last written to the index (see Matches._arm)
+    indexed: float = 0.0            # the wake time last written to the index (Matches._index)
+    asked_at: float = 0.0           # when the current decision arose
     spectator: dict[str, Any] | None = None  # lagged state for delayed spectators
     campaign_id: str = ""           # the campaign the match counts for, if any
 

@@ -1,0 +1,77 @@
+"""A bot seat's queued turn that is never taken (its worker died with it) is queued again
+after BOT_RETRY_SECONDS, and again while it stays untaken; a turn taken in time is not.
+(ARCHITECTURE.md, "A match's life": bots act through the same write path as players.)"""
+
+import pytest
+
+from partida.rules.ledger import LocalLedger
+from partida.rules.matches import BOT_RETRY_SECONDS, Matches
+from partida.rules.session import MemorySessionStore
+
+from .conftest import ALICE, BOTS, Dice, new_match, rid
+
+
+class LosingScheduler:
+    """Records every bot turn queued and never plays it: a broker whose worker died."""
+
+    def __init__(self) -> None:
+        self.queued: list[tuple[str, int, int]] = []
+
+    def schedule(self, match_id: str, seat: int, version: int, game_id: str, bot: str) -> None:
+        self.queued.append((match_id, seat, version))
+
+
+@pytest.fixture
+def lost(store, clock):
+    bots = LosingScheduler()
+    return Matches(MemorySessionStore(), LocalLedger(store), Dice(store), bots, clock=clock), bots
+
+
+def _bot_first(matches):
+    """A match whose first decision is the bot seat's (seat 0)."""
+    s = new_match(matches, players=(), bots=("heuristic", "heuristic"))
+    assert matches.session(s.match_id).seats[0].controller == "bot"
+    return s
+
+
+def test_a_lost_bot_turn_is_queued_again_after_the_retry_time(lost, clock):
+    matches, bots = lost
+    s = _bot_first(matches)
+    first = [q for q in bots.queued if q[0] == s.match_id]
+    assert first and all(v == 0 for _, _, v in first)
+    clock.now += BOT_RETRY_SECONDS / 2
+    matches.expire_decisions()
+    assert len([q for q in bots.queued if q[0] == s.match_id]) == len(first)  # not yet
+    clock.now += BOT_RETRY_SECONDS / 2 + 0.1
+    matches.expire_decisions()
+    again = [q for q in bots.queued if q[0] == s.match_id]
+    assert again[len(first):] == first  # the same seat and version: a harmless repeat
+    clock.now += BOT_RETRY_SECONDS + 0.1
+    matches.expire_decisions()
+    assert len([q for q in bots.queued if q[0] == s.match_id]) == 3 * len(first)
+
+
+def test_a_bot_turn_taken_in_time_is_not_queued_again(lost, clock):
+    matches, bots = lost
+    s = _bot_first(matches)
+    version, state = matches.bot_state(s.match_id, 0)
+    _, _, default, _ = matches.legal(s.match_id, 0, BOTS)
+    clock.now += BOT_RETRY_SECONDS - 1
+    matches.submit(s.match_id, 0, version, rid(), default, BOTS)  # the bot acts
+    queued = len(bots.queued)
+    clock.now += 2  # past the first decision's retry time, not the new one's
+    matches.expire_decisions()
+    assert len(bots.queued) == queued
+
+
+def test_a_seat_handed_to_a_bot_is_watched_too(store, clock):
+    bots = LosingScheduler()
+    matches = Matches(MemorySessionStore(), LocalLedger(store), Dice(store), bots, clock=clock)
+    s = new_match(matches)  # two human seats, no timers: nothing to wake for
+    assert matches.sessions.due_deadlines(clock.now + 3600, 10) == []
+    assert matches.legal(s.match_id, 0, ALICE)[3] == (0,)  # first_seat 0
+    matches.set_controller(s.match_id, 0, "bot", "heuristic", ALICE)
+    assert len(bots.queued) == 1
+    clock.now += BOT_RETRY_SECONDS + 0.1
+    matches.expire_decisions()
+    assert bots.queued == [bots.queued[0]] * 2
