@@ -3,6 +3,8 @@ and the heuristic bot beating the random one in the street fight."""
 
 import pytest
 
+from partida.ai.ismcts import Ismcts, IsmctsBot
+from partida.engine import LocalRng
 from partida.engine.bots import play_match, replay_record
 from partida.engine.conformance import canonical
 from partida.games.bandas.bots import BOTS, hit_chance
@@ -37,3 +39,24 @@ def test_heuristic_beats_random_in_the_street_fight():
             won += seat in record.outcome.winners
             lost += (1 - seat) in record.outcome.winners
     assert won >= lost + 5
+
+
+def test_the_ismcts_search_bot_plays_bandas():
+    """The platform's ISMCTS bot picks legal actions in the street fight: when a unit is to
+    be activated and in the middle of an activation (moves, shots and the end offered)."""
+    state = GAME.new_state("street_fight", 2, {}, LocalRng(2))
+    search = Ismcts(max_rollout_steps=40)
+    bot = IsmctsBot(iterations=5, seconds=None, search=search)
+    rng = LocalRng(3)
+    moments = set()
+    for _ in range(6):
+        seat = GAME.to_act(state)[0]
+        legal = [a.id for a in GAME.legal_actions(state, seat)]
+        choice = bot.choose_from_state(GAME, state, seat, LocalRng(len(moments)))
+        assert choice in legal
+        moments.add(state.active is None)
+        GAME.apply(state, seat, choice, rng)
+    assert moments == {True, False}
+    root = search.search(GAME, GAME.determinize(state, seat, LocalRng(4)), seat, LocalRng(5),
+                         iterations=4)
+    assert root.visits == 4
