@@ -80,9 +80,9 @@ def test_bad_setups_are_refused_and_resign_ends_the_match(game, played):
 
 
 def test_optional_rules_playout_passes_the_checks(game):
-    """9.1 and 9.3 on: a random campaign with the per-step checks every few steps ends,
+    """9.1, 9.3 and 9.5 on: a random campaign with the per-step checks every few steps ends,
     replays and resumes."""
-    options = {"reassembling_backs": True, "alternating_initiative": True}
+    options = {"reassembling_backs": True, "alternating_initiative": True, "trenches": True}
 
     def check(p, seat):
         if p.steps % 41 == 0:
@@ -93,3 +93,4 @@ def test_optional_rules_playout_passes_the_checks(game):
     kit.check_replay(p)
     kit.check_resume(p, p.steps // 3)
     assert any(a.startswith("first:") for _, a in p.log)
+    assert any(a.startswith("dig:") for _, a in p.log)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from partida.engine import BadSetup, LocalRng
-from tests.unit.pasaran.positions import GAME, Dice, act, ids, put, side
+from partida.games.pasaran import board as B
+from tests.unit.pasaran.positions import GAME, Dice, act, empty, ids, put, side
 
 
 def _reinforcement(**options: bool):  # type: ignore[no-untyped-def]
@@ -23,7 +24,7 @@ def test_options_are_true_or_false_and_known() -> None:
     with pytest.raises(BadSetup):
         GAME.new_state("campaign", 2, {"alternating_initiative": "yes"}, LocalRng(0))
     with pytest.raises(BadSetup):
-        GAME.new_state("campaign", 2, {"trenches": True}, LocalRng(0))
+        GAME.new_state("campaign", 2, {"fog_of_war": True}, LocalRng(0))
 
 
 def test_two_identical_backs_in_one_area_become_one_front() -> None:
@@ -53,3 +54,54 @@ def test_the_initiative_winner_chooses_who_acts_first() -> None:
     assert set(ids(s)) == {"first:rep", "first:nat"}
     act(s, "first:nat")
     assert s.active == "nat" and s.segment == 0 and s.initiative == "nat"
+
+
+def _trench_turn(active: str = "rep"):  # type: ignore[no-untyped-def]
+    s = empty(active)
+    s.options = {"trenches": True}
+    return s
+
+
+def test_digging_a_trench_holds_the_infantry_and_finishes_next_friendly_turn() -> None:
+    """9.5: an infantry unit starts a trench and may not move that turn; one trench dug at a
+    time in an area; the trench is finished at the next friendly movement phase."""
+    s = _trench_turn()
+    put(s, "madrid", "r_mil1", "r_mil2")
+    assert {"dig:r_mil1", "dig:r_mil2"} <= set(ids(s))
+    act(s, "dig:r_mil1")
+    assert s.trenches == [{"side": "rep", "place": "madrid", "turn": 1, "done": False}]
+    assert not any(i.startswith(("move:r_mil1", "dig:")) for i in ids(s))
+    s.turn += 1
+    GAME._start_segment(s, "rep")
+    assert s.trenches[0]["done"]
+    act(s, "end")                                        # rail step, then movement
+    assert "dig:r_mil2" in ids(s)
+
+
+def test_a_finished_trench_absorbs_a_hit_and_is_destroyed() -> None:
+    """9.5: the trench takes a hit in place of a unit, and is gone."""
+    s = _trench_turn("nat")
+    s.step, s.attacks = "combat", ["madrid"]
+    s.trenches = [{"side": "rep", "place": "madrid", "turn": 1, "done": True}]
+    put(s, "madrid", "n_afr1")
+    put(s, "madrid", "r_mil1", "r_mil2")
+    act(s, "fight:madrid", Dice(1, 6, 6))
+    assert side(s) == "rep" and ids(s)[0] == "loss:trench"
+    act(s, "loss:trench")
+    assert s.trenches == [] and s.units["r_mil1"]["face"] == "front"
+
+
+def test_trenches_are_lost_with_the_place_and_limited_per_area_and_city() -> None:
+    """9.5: all trenches go when the area is conquered; at most two in an area and one in a
+    city; a friendly trench may be taken up in the movement phase."""
+    s = _trench_turn()
+    s.trenches = [{"side": "rep", "place": "madrid", "turn": 0, "done": True},
+                  {"side": "rep", "place": "madrid.c", "turn": 0, "done": True}]
+    put(s, "madrid", "r_mil1")
+    put(s, "madrid.c", "r_mil2")
+    options = set(ids(s))
+    assert "dig:r_mil1" in options and "dig:r_mil2" not in options
+    act(s, "fill:madrid.c")
+    assert [t["place"] for t in s.trenches] == ["madrid"]
+    B.set_holder(s, "madrid", "nat")
+    assert s.trenches == []

@@ -30,6 +30,8 @@ def holder(state: PasaranState, place: str) -> str | None:
 
 
 def set_holder(state: PasaranState, place: str, side: str) -> None:
+    """A place changes hands; the loser's trenches there are lost (9.5)."""
+    state.trenches = [t for t in state.trenches if t["place"] != place or t["side"] == side]
     if is_city(place):
         state.city_control[area_of(place)] = side
     else:

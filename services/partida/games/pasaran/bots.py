@@ -99,8 +99,14 @@ class HeuristicBot:
             uid, dest = parts[0], parts[1]
             here = b.units[uid]["at"]
             return b.pressure(dest) - b.pressure(here) - 1.0
-        if verb == "move":
+        if verb in ("move", "invade"):
             return self._move(b, parts[0], parts[1])
+        if verb == "dig":                               # 9.5: dig in on the front line only
+            return 0.5 if b.pressure(b.units[parts[0]]["at"]) else -1.0
+        if verb == "fill":
+            return -1.0
+        if verb == "reassemble":
+            return 2.0
         if verb == "react":
             return 2.0 if b.holder(parts[1]) == b.side else -1.0
         if verb == "fight":

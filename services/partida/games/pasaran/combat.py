@@ -135,22 +135,43 @@ def candidates(content: Content, state: PasaranState, side: str, pool: str) -> l
     place = state.combat["place"] if state.combat else None
     units = [u for u in B.units_at(state, place, side)
              if (state.units[u]["kind"] == "air") == (pool == "air")]
+    trench = [TRENCH] if pool == "land" and ready_trenches(state, place, side) else []
 
     def key(u: str) -> tuple[int, int, str]:
         flips = state.units[u]["face"] == "front" and content.unit(u).back is not None
         return (0 if flips else 1, B.strength(content, state, u), u)
 
-    return sorted(units, key=key)
+    return trench + sorted(units, key=key)
 
 
-def capacity(content: Content, state: PasaranState, units: list[str]) -> int:
-    return sum(2 if state.units[u]["face"] == "front" and content.unit(u).back is not None
-               else 1 for u in units)
+TRENCH = "trench"
+"""9.5: the loss candidate standing for a finished trench of the side in the combat's place."""
+
+
+def ready_trenches(state: PasaranState, place: str | None, side: str) -> list[dict]:  # type: ignore[type-arg]
+    return [t for t in state.trenches if t["place"] == place and t["side"] == side and t["done"]]
+
+
+def capacity(content: Content, state: PasaranState, units: list[str], side: str) -> int:
+    """How many hits the candidates can absorb (two for a unit with a back on its front)."""
+    place = state.combat["place"] if state.combat else None
+    units = [u for u in units if u != TRENCH]
+    return len(ready_trenches(state, place, side)) + sum(
+        2 if state.units[u]["face"] == "front" and content.unit(u).back is not None else 1
+        for u in units)
 
 
 def take_hit(content: Content, state: PasaranState, uid: str, events: list[Event]) -> None:
     """A hit flips a unit with a back; otherwise, or a second time, it is eliminated: HQs wait
-    for a rebuild (7.3.2), other units go back to the pool."""
+    for a rebuild (7.3.2), other units go back to the pool. A trench absorbs one and is gone."""
+    if uid == TRENCH:
+        assert state.combat is not None
+        place = state.combat["place"]
+        side = B.ENEMY[state.active] if ready_trenches(
+            state, place, B.ENEMY[state.active]) else state.active
+        state.trenches.remove(ready_trenches(state, place, side)[0])
+        events.append(Event("trench_lost", {"place": place, "side": side}))
+        return
     r = state.units[uid]
     if r["face"] == "front" and content.unit(uid).back is not None:
         r["face"] = "back"
@@ -171,7 +192,8 @@ def auto_losses(content: Content, state: PasaranState, events: list[Event]) -> s
                 units = candidates(content, state, side, pool)
                 if not units:
                     c["hits"][side][pool] = 0
-                elif len(units) == 1 or capacity(content, state, units) <= c["hits"][side][pool]:
+                elif len(units) == 1 or capacity(content, state, units, side) <= c["hits"][side][
+                        pool]:
                     c["hits"][side][pool] -= 1
                     take_hit(content, state, units[0], events)
                 else:

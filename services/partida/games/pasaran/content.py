@@ -104,6 +104,7 @@ class Counters(_Model):
     version: int
     rail_moves: dict[Side, int]
     coastal_moves: dict[Side, int]
+    trenches: dict[Side, int]
     units: tuple[Unit, ...]
 
 

@@ -18,8 +18,9 @@ def _free(content: Content, state: PasaranState, uid: str) -> bool:
     """On the map and not caught in a combat (units in an attacked place stay put), nor held
     by a revolt."""
     r = state.units[uid]
-    return r["status"] == "map" and not B.contested(state, r["at"]) and not B.held_by_revolt(
-        content, state, uid)
+    if r["status"] != "map" or r.get("digging"):
+        return False                     # 9.5: a unit digging a trench does not move that turn
+    return not B.contested(state, r["at"]) and not B.held_by_revolt(content, state, uid)
 
 
 def _steps(content: Content, state: PasaranState, place: str, side: str, land_units: bool

@@ -41,6 +41,7 @@ INFO = GameInfo(
                               "on its front in the reinforcement phase (true/false)",
         "alternating_initiative": "9.3: the winner of the initiative roll chooses which side "
                                   "acts first (true/false)",
+        "trenches": "9.5: infantry dig trenches that absorb a hit (true/false)",
     })
 
 
@@ -176,6 +177,8 @@ class Pasaran(Game[PasaranState]):
             out += self._moves(state, side, "move", mover, True, only, unmoved=True)
             out += self._moves(state, side, "invade", M.invasion_moves,
                                state.sea_left > 0 and not state.exploiting, only, unmoved=True)
+            if state.options.get("trenches") and not state.exploiting:
+                out += self._trench_choices(state, side)
         elif state.step == "react":
             out += [(f"react:{u}:{p}", f"{u} reacts into {p} ({how})")
                     for (u, p), how in sorted(M.reactions(c, state, side).items())]
@@ -263,6 +266,16 @@ class Pasaran(Game[PasaranState]):
             state.units[keep]["face"] = "front"
             state.units[spare].update(status="pool", at=None, face="front")
             events.append(Event("reassembled", {"unit": keep, "spare": spare}))
+        elif verb == "dig":
+            r = state.units[rest]
+            state.trenches.append({"side": side, "place": r["at"], "turn": state.turn,
+                                   "done": False})
+            r.update(moved=True, digging=True)
+            events.append(Event("digging", {"unit": rest, "place": r["at"]}))
+        elif verb == "fill":
+            state.trenches.remove(next(t for t in state.trenches
+                                       if t["place"] == rest and t["side"] == side))
+            events.append(Event("trench_removed", {"place": rest, "side": side}))
         elif verb == "first":
             state.initiative, state.phase, state.segment = rest, "segment", 0
             events.append(Event("first", {"side": rest}))
@@ -384,6 +397,25 @@ class Pasaran(Game[PasaranState]):
                 continue
             return
 
+    def _trench_choices(self, state: PasaranState, side: str) -> list[tuple[str, str]]:
+        """9.5: an infantry unit that has not moved starts a trench where it stands (one being
+        dug per place, at most two per area and one per city, within the side's counters);
+        a friendly trench may be taken up again."""
+        mine = [t for t in state.trenches if t["side"] == side]
+        out = [(f"fill:{p}", f"Take up the trench in {p}")
+               for p in sorted({t["place"] for t in mine})]
+        if len(mine) >= self.content.counters.trenches[side]:
+            return out
+        for uid in state.on_map(side):
+            r = state.units[uid]
+            here = [t for t in state.trenches if t["place"] == r["at"]]
+            limit = 1 if B.is_city(r["at"]) else 2
+            if (r["kind"] == "inf" and not r["moved"] and not r.get("digging")
+                    and not B.contested(state, r["at"]) and len(here) < limit
+                    and not any(not t["done"] and t["side"] == side for t in here)):
+                out.append((f"dig:{uid}", f"{uid} digs a trench in {r['at']}"))
+        return out
+
     def _pairs(self, state: PasaranState, side: str) -> list[tuple[str, str]]:
         """9.1: two units of one kind, strength and nation, both on their backs, in one place;
         one pair per kind and place is offered."""
@@ -441,6 +473,9 @@ class Pasaran(Game[PasaranState]):
             r["moved"] = r["reacted"] = False
             r.pop("from", None)
             r.pop("invading", None)
+        for t in state.trenches:             # 9.5: finished at the next friendly movement
+            if t["side"] == side and t["turn"] < state.turn:
+                t["done"] = True
 
     def _end_segment(self, state: PasaranState, events: list[Event]) -> None:
         for uid in state.on_map():
@@ -511,6 +546,7 @@ class Pasaran(Game[PasaranState]):
         state.phase, state.flags, state.done = "reinforce", [], []
         for r in state.units.values():
             r["rebased"] = False
+            r.pop("digging", None)
         events.append(Event("turn", {"turn": state.turn,
                                      "quarter": self.content.tables.quarters[state.turn - 1]}))
 

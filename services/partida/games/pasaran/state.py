@@ -43,6 +43,7 @@ class PasaranState:
     bought: list[str] = field(default_factory=list)      # sides done with cards this turn
     done: list[str] = field(default_factory=list)        # sides done with this phase
     flags: list[str] = field(default_factory=list)       # card effects lasting this turn
+    trenches: list[dict[str, Any]] = field(default_factory=list)  # 9.5: side, place, turn, done
     result: dict[str, Any] | None = None
 
     def clone(self) -> PasaranState:
