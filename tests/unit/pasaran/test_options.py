@@ -7,7 +7,9 @@ import pytest
 
 from partida.engine import BadSetup, LocalRng
 from partida.games.pasaran import board as B
-from tests.unit.pasaran.positions import GAME, Dice, act, empty, ids, put, side
+from partida.games.pasaran import chits as H
+from partida.games.pasaran import combat as CB
+from tests.unit.pasaran.positions import GAME, C, Dice, act, empty, ids, put, side
 
 
 def _reinforcement(**options: bool):  # type: ignore[no-untyped-def]
@@ -105,3 +107,68 @@ def test_trenches_are_lost_with_the_place_and_limited_per_area_and_city() -> Non
     assert [t["place"] for t in s.trenches] == ["madrid"]
     B.set_holder(s, "madrid", "nat")
     assert s.trenches == []
+
+
+def _chit_combat(active: str = "nat"):  # type: ignore[no-untyped-def]
+    s = empty(active, step="combat")
+    s.options = {"combat_chits": True}
+    s.chits = H.new_cups(C)
+    s.attacks = ["soria" if active == "nat" else "burgos"]
+    return s
+
+
+def test_tactical_superiority_adds_chits() -> None:
+    """9.4: one chit, plus one per HQ, for aircraft, for tanks, for the Legion Condor, and for
+    the Nationalists when Republican militia and regulars fight together."""
+    s = _chit_combat()
+    put(s, "soria", "hq_mola", "n_lc1", "n_pooltank1", "n_reg1")
+    put(s, "soria", "r_mil1", "r_reg1")
+    assert H.superiority(C, s, "nat", "soria") == 5
+    assert H.superiority(C, s, "rep", "soria") == 0
+
+
+def test_chits_are_drawn_secretly_and_played_chits_change_only_the_first_round() -> None:
+    """9.4: both sides draw before the combat, the drawn chits stay secret, the owner decides
+    what to play, and a played chit works in the first round only."""
+    s = _chit_combat()
+    put(s, "soria", "n_reg1")
+    put(s, "soria", "r_reg1")
+    act(s, "fight:soria")
+    assert side(s) == "nat" and ids(s)[-1] == "end"
+    assert GAME.view(s, 1)["chits"]["rep"]["hand"] == 1
+    (mine,) = s.chits["nat"]["hand"]
+    s.chits["nat"]["hand"], s.chits["nat"]["cup"] = ["attack1"], [
+        x for x in s.chits["nat"]["cup"] + [mine] if x != "attack1"]
+    s.chits["rep"]["hand"] = ["dud1"]
+    act(s, "chit:attack1")
+    act(s, "end")
+    assert side(s) == "rep" and ids(s) == ["chit:dud1", "end"]
+    events = act(s, "end", Dice(6, 6))
+    (round_,) = [e for e in events if e.kind == "round"]
+    values = {entry[0]: entry[2] for entry in round_.data["fire"]}
+    assert values == {"n_reg1": 4, "r_reg1": 4}          # 3 + chit; 3 + highlands
+    s.combat["round"] = 2
+    assert CB.land_value(C, s, "n_reg1", True, "soria") == 3
+
+
+def test_a_cancel_chit_or_the_card_voids_the_enemy_chits() -> None:
+    """9.4: chits do not cancel each other, except the cancel chit; the card Cancel Enemy
+    Combat Chits does the same for one combat; Offensive draws three more chits when
+    attacking."""
+    s = _chit_combat()
+    put(s, "soria", "n_reg1")
+    put(s, "soria", "r_reg1")
+    s.hands = {"rep": [{"card": "cancel_chits", "turn": 0}],
+               "nat": [{"card": "offensive", "turn": 0}]}
+    act(s, "fight:soria")
+    drawn = len(s.chits["nat"]["hand"])
+    act(s, "play:offensive")
+    assert len(s.chits["nat"]["hand"]) == drawn + 3
+    s.chits["nat"]["hand"] = ["attack1"]
+    act(s, "chit:attack1")
+    act(s, "end")
+    assert "play:offensive" not in ids(s)          # the defender cannot
+    act(s, "play:cancel_chits")
+    assert s.combat["void"] == ["nat"]
+    s.combat["round"] = 1
+    assert CB.land_value(C, s, "n_reg1", True, "soria") == 3

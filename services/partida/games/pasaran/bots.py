@@ -107,6 +107,8 @@ class HeuristicBot:
             return -1.0
         if verb == "reassemble":
             return 2.0
+        if verb == "chit":
+            return 3.0
         if verb == "react":
             return 2.0 if b.holder(parts[1]) == b.side else -1.0
         if verb == "fight":

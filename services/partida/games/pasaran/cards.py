@@ -3,8 +3,9 @@ content/cards.json). Cards are played in the owner's rail step (see RULES.md).""
 
 from __future__ import annotations
 
-from partida.engine import Event
+from partida.engine import Event, Rng
 from partida.games.pasaran import board as B
+from partida.games.pasaran import chits as H
 from partida.games.pasaran.content import Content
 from partida.games.pasaran.state import PasaranState
 
@@ -23,8 +24,8 @@ def obsolete(content: Content, state: PasaranState, cid: str) -> bool:
     """7.2: a card whose action can no longer happen, or has happened another way."""
     card = content.card(cid)
     effect = card.effect or {}
-    if card.needs_chits:
-        return True                                  # combat chits (9.4) are not implemented
+    if card.needs_chits and not state.chits:
+        return True                                  # combat chits (9.4) are not in play
     if card.latest is not None and state.turn > card.latest:
         return True
     if effect.get("pool") and not _starred(state, cid, content):
@@ -81,8 +82,10 @@ def plays(content: Content, state: PasaranState, side: str, window: str = "rail"
             continue
         effect = content.card(cid).effect or {}
         name = content.card(cid).name
-        if ("cancel_attack" in effect) != (window == "react"):
+        if _window(content, cid) != window:
             continue
+        if "offensive" in effect and side != state.active:
+            continue                                 # Offensive: only for an attack
         if "cancel_attack" in effect:
             out += [(f"play:{cid}:{p}", f"Play {name}: the attack on {p} is called off")
                     for p in state.attacks if _returning(state, p, B.ENEMY[side])]
@@ -96,8 +99,17 @@ def plays(content: Content, state: PasaranState, side: str, window: str = "rail"
     return out
 
 
+def _window(content: Content, cid: str) -> str:
+    """When a card is played: during an enemy attack (REP Disorder), before a combat's first
+    round (chit cards), else in the owner's rail step."""
+    card = content.card(cid)
+    if "cancel_attack" in (card.effect or {}):
+        return "react"
+    return "chits" if card.needs_chits else "rail"
+
+
 def play(content: Content, state: PasaranState, side: str, action: str,
-         events: list[Event]) -> None:
+         events: list[Event], rng: Rng | None = None) -> None:
     parts = action.split(":")
     cid = parts[1]
     card = content.card(cid)
@@ -126,6 +138,11 @@ def play(content: Content, state: PasaranState, side: str, action: str,
             state.units[uid]["at"] = state.units[uid].pop("from")
         if not B.units_at(state, parts[2], B.ENEMY[side]):
             state.attacks.remove(parts[2])
+    if "cancel_chits" in effect:
+        H.void(state, B.ENEMY[side])
+    if "offensive" in effect:
+        assert rng is not None
+        H.draw(state, side, int(effect["offensive"]), rng, events)  # type: ignore[call-overload]
     if "revolt" in effect:
         _revolt(content, state, str(effect["revolt"]), int(effect["militia"]), events)
     if "cancels" in effect and effect["cancels"] in state.permanent:

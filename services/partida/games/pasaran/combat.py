@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from partida.engine import Event, Rng
 from partida.games.pasaran import board as B
+from partida.games.pasaran import chits as H
 from partida.games.pasaran.content import Content
 from partida.games.pasaran.state import PasaranState
 
@@ -43,7 +44,7 @@ def land_value(content: Content, state: PasaranState, uid: str, attacker: bool,
             s += 1                                              # card: 5th Column
         if state.weather == "bad":
             s -= 1
-    return chart(content, s)
+    return chart(content, s + H.bonus(content, state, r["side"], "land"))
 
 
 def air_value(content: Content, state: PasaranState, uid: str, place: str, in_air: bool) -> int:
@@ -58,7 +59,7 @@ def air_value(content: Content, state: PasaranState, uid: str, place: str, in_ai
             s -= 1
     if state.weather == "bad":
         s -= 1
-    return chart(content, s)
+    return chart(content, s + H.bonus(content, state, state.units[uid]["side"], "air"))
 
 
 def shots(state: PasaranState, uid: str) -> int:
@@ -306,6 +307,9 @@ def advance(content: Content, state: PasaranState, rng: Rng, events: list[Event]
                 return False
             if c["stage"] == "after" and _forced_air(content, state, events):
                 continue
+            if c["stage"] == "start" and state.chits:
+                H.begin(content, state, rng, events)             # 9.4: before the combat
+                c["stage"] = "chits"
             if c["stage"] == "after":
                 if not can_fire(content, state, place):       # 6.4.10 decision, see RULES.md
                     c["must"], c["ask"] = state.active, [state.active]
@@ -314,8 +318,12 @@ def advance(content: Content, state: PasaranState, rng: Rng, events: list[Event]
                                 if retreat_places(content, state, s) or _has_air_and_land(
                                     state, place, s)]
                 c["stage"] = "ask"
-            else:
+            elif c["stage"] == "start":
                 c["stage"] = "fire"
+        if c["stage"] == "chits":
+            if c["chit_ask"]:
+                return True
+            c["stage"] = "fire"
         if c["stage"] == "ask":
             if c["must"] is not None and not retreat_places(content, state, c["must"]):
                 retreat(content, state, c["must"], None, events)
@@ -366,6 +374,7 @@ def finish(content: Content, state: PasaranState, events: list[Event]) -> None:
                     B.is_city(place) or B.holder(state, place) != winner):
                 send_home(content, state, uid, events)
     events.append(Event("combat_over", {"place": place, "winner": left[0] if left else None}))
+    H.put_back(state)
     state.combat = None
 
 

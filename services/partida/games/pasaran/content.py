@@ -148,6 +148,7 @@ class Tables(_Model):
     city_stack: int
     city_attackers: int
     victory_bp: int
+    chits: dict[str, dict[str, int]]       # 9.4: chit kind -> count per side and its effect
 
 
 class Content(_Model):

@@ -22,6 +22,7 @@ from partida.engine import (
 )
 from partida.games.pasaran import board as B
 from partida.games.pasaran import cards as K
+from partida.games.pasaran import chits as H
 from partida.games.pasaran import combat as C
 from partida.games.pasaran import movement as M
 from partida.games.pasaran.content import Content, load
@@ -42,6 +43,8 @@ INFO = GameInfo(
         "alternating_initiative": "9.3: the winner of the initiative roll chooses which side "
                                   "acts first (true/false)",
         "trenches": "9.5: infantry dig trenches that absorb a hit (true/false)",
+        "combat_chits": "9.4: chits drawn before each combat change its first round "
+                        "(true/false)",
     })
 
 
@@ -86,6 +89,8 @@ class Pasaran(Game[PasaranState]):
             city_control={a.id: a.city_control for a in c.map.areas
                           if a.city_control is not None},
             deck=deck, hands={s: [{"card": k, "turn": 0} for k in in_hand[s]] for s in B.SIDES})
+        if state.options.get("combat_chits"):
+            state.chits = H.new_cups(c)
         self._advance(state, rng, [])
         return state
 
@@ -107,7 +112,10 @@ class Pasaran(Game[PasaranState]):
             return self._order(state)[len(state.done)]
         if state.combat is not None:
             side = C.auto_losses_side(self.content, state)
-            return side if side is not None else state.combat["ask"][0]
+            if side is not None:
+                return side
+            cb = state.combat
+            return cb["chit_ask"][0] if cb["stage"] == "chits" else cb["ask"][0]
         return B.ENEMY[state.active] if state.step == "react" else state.active
 
     def to_act(self, state: PasaranState) -> tuple[Seat, ...]:
@@ -218,6 +226,9 @@ class Pasaran(Game[PasaranState]):
             pool = C.pending_pool(state, side)
             return [(f"loss:{u}", f"{u} takes a hit")
                     for u in C.candidates(c, state, side, pool)]
+        if cb["stage"] == "chits":
+            return [*((f"chit:{x}", f"Play the chit {x}") for x in state.chits[side]["hand"]),
+                    *K.plays(c, state, side, "chits"), ("end", "No more chits")]
         out = [(f"retreat:{p}", f"Retreat to {p}") for p in C.retreat_places(c, state, side)]
         if cb["must"] is None:
             if C._has_air_and_land(state, cb["place"], side):
@@ -247,7 +258,9 @@ class Pasaran(Game[PasaranState]):
             state.units[uid].update(at=place, reacted=True)
             events.append(Event("reacted", {"unit": uid, "to": place, "how": how}))
         elif verb == "play":
-            K.play(c, state, side, action_id, events)
+            K.play(c, state, side, action_id, events, rng)
+        elif verb == "chit":
+            H.play(state, side, rest, events)
         elif verb == "fight":
             C.start(state, rest, events)
         elif verb == "siege":
@@ -329,6 +342,9 @@ class Pasaran(Game[PasaranState]):
             cb.update(ask=[], must=None, stage="after")
 
     def _end_step(self, state: PasaranState, side: str, events: list[Event]) -> None:
+        if state.combat is not None:                 # 9.4: done playing chits
+            state.combat["chit_ask"].remove(side)
+            return
         if state.phase in ("production", "reinforce"):
             state.done.append(side)
             return
@@ -632,6 +648,10 @@ class Pasaran(Game[PasaranState]):
         if state.offer is not None and state.offer["side"] != mine:
             data["offer"] = {"side": state.offer["side"], "cards": len(state.offer["cards"])}
         data["income"] = {s: B.income(self.content, state, s) for s in B.SIDES}
+        data["chits"] = {s: (copy_plain(cups) if s == mine else
+                             {"cup": len(cups["cup"]), "hand": len(cups["hand"]),
+                              "played": list(cups["played"])})
+                         for s, cups in state.chits.items()}
         data["quarter"] = self.content.tables.quarters[state.turn - 1]
         data["to_act"] = list(self.to_act(state))
         return data
@@ -659,4 +679,9 @@ class Pasaran(Game[PasaranState]):
             else:
                 lst[i] = pick
         out.deck = pool
+        for s, cups in out.chits.items():
+            if s != mine:                       # 9.4: the other side's cup and drawn chits
+                mixed = cups["cup"] + cups["hand"]
+                rng.shuffle(mixed)
+                cups["hand"], cups["cup"] = mixed[:len(cups["hand"])], mixed[len(cups["hand"]):]
         return out

@@ -44,6 +44,7 @@ class PasaranState:
     done: list[str] = field(default_factory=list)        # sides done with this phase
     flags: list[str] = field(default_factory=list)       # card effects lasting this turn
     trenches: list[dict[str, Any]] = field(default_factory=list)  # 9.5: side, place, turn, done
+    chits: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # 9.4: side -> cup, hand
     result: dict[str, Any] | None = None
 
     def clone(self) -> PasaranState:
