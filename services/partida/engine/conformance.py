@@ -159,7 +159,8 @@ def check_illegal_refused(game: Game, state: Any, seat: Seat) -> None:  # type: 
 
 def check_stale_refused(game: Game, state: Any, seat: Seat, stale: str) -> None:  # type: ignore[type-arg]
     """An action id that was legal earlier but is not now is refused and changes nothing."""
-    if any(a.id == stale for a in game.legal_actions(state, seat)):
+    if any(a.id == stale for a in game.legal_actions(state, seat)) or \
+            _accepted_off_list(game, state, stale):
         return
     before = canonical(state.to_dict())
     try:
@@ -573,12 +574,26 @@ def check_bad_setup(game: Game, seed: int = 0) -> None:  # type: ignore[type-arg
             refused(unknown, smallest, {}, f"the unknown scenario {unknown!r}")
 
 
+def _accepted_off_list(game: Game, state: Any, action_id: str) -> bool:  # type: ignore[type-arg]
+    """Whether a game with continuous choices (its own `validate`; ARCHITECTURE: Bandas'
+    destinations) accepts an id its legal list does not show, such as an earlier point."""
+    if type(game).validate is Game.validate:
+        return False
+    for seat in game.to_act(state):
+        try:
+            game.validate(state, seat, action_id)
+            return True
+        except IllegalAction:
+            pass
+    return False
+
+
 def stale_ids(history: Sequence[str], state: Any, game: Game, limit: int = 8) -> list[str]:  # type: ignore[type-arg]
     """Up to `limit` ids from `history` (most recent first) that no seat may take now."""
     now = {a.id for s in game.to_act(state) for a in game.legal_actions(state, s)}
     out: list[str] = []
     for a in reversed(history):
-        if a not in now and a not in out:
+        if a not in now and a not in out and not _accepted_off_list(game, state, a):
             out.append(a)
             if len(out) == limit:
                 break
