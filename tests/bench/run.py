@@ -5,6 +5,8 @@
   seeds per player count (issue 2 asks the heuristic to win clearly more often).
 - Dynamit Joe bot strength: over 200 fixed seeds of "The showdown" (three sides), how often seat 0
   wins when it is the heuristic (or the random) bot and the two other seats are random (issue 5).
+- Bandas bot strength: over 200 fixed seeds of the street fight, the heuristic bot against the
+  random one, taking each seat on every other seed (issue 8).
 - Engine speed: actions applied per second and apply latency percentiles in random playouts.
 """
 
@@ -16,6 +18,7 @@ import time
 
 from partida.engine import LocalRng, StreamRng, get
 from partida.engine.bots import play_match
+from partida.games.bandas.bots import BOTS as BANDAS_BOTS
 from partida.games.dynamit_joe.bots import BOTS as JOE_BOTS
 from partida.games.montanas.bots import BOTS
 
@@ -44,6 +47,22 @@ def joe_showdown(first: str) -> float:
         _, record = play_match(game, "showdown", bots, seed)
         won += bool(record.outcome and 0 in record.outcome.winners)
     return won / len(SEEDS)
+
+
+def bandas_street_fight() -> tuple[int, int, int]:
+    """Heuristic wins, random wins and draws over the 200 seeds; the heuristic bot sits in
+    seat `seed % 2`."""
+    game = get("bandas")
+    won = lost = 0
+    for seed in SEEDS:
+        seat = seed % 2
+        bots = [BANDAS_BOTS["random"](), BANDAS_BOTS["random"]()]
+        bots[seat] = BANDAS_BOTS["heuristic"]()
+        _, record = play_match(game, "street_fight", bots, seed)
+        winners = record.outcome.winners if record.outcome else ()
+        won += seat in winners
+        lost += (1 - seat) in winners
+    return won, lost, len(SEEDS) - won - lost
 
 
 def engine_speed(game_id: str, matches: int = 100) -> tuple[float, float, float]:
@@ -88,6 +107,12 @@ def games() -> None:
     print()
     print("Dynamit Joe — seat 0 win rate over 200 seeds of 'The showdown' (other seats random)")
     print(f"  heuristic {joe_showdown('heuristic'):.1%}, random {joe_showdown('random'):.1%}")
+    print()
+    t = time.perf_counter()
+    won, lost, drawn = bandas_street_fight()
+    print("Bandas — heuristic against random over 200 seeds of the street fight (seats alternate)")
+    print(f"  heuristic wins {won}, random wins {lost}, draws {drawn} "
+          f"({time.perf_counter() - t:.0f} s)")
     print()
     print("Engine — random playouts (validate + apply, one process)")
     for game in ("montanas", "dynamit_joe"):
