@@ -80,10 +80,10 @@ def test_bad_setups_are_refused_and_resign_ends_the_match(game, played):
 
 
 def test_optional_rules_playout_passes_the_checks(game):
-    """9.1, 9.3, 9.4 and 9.5 on: a random campaign with the per-step checks every few steps
+    """9.1, 9.3, 9.4, 9.5 and 10 on: a random campaign with the per-step checks every few steps
     ends, replays and resumes; determinize resamples the secret chits too."""
     options = {"reassembling_backs": True, "alternating_initiative": True, "trenches": True,
-               "combat_chits": True}
+               "combat_chits": True, "pinning": True}
 
     def check(p, seat):
         if p.steps % 41 == 0:
@@ -97,6 +97,7 @@ def test_optional_rules_playout_passes_the_checks(game):
     assert any(a.startswith("first:") for _, a in p.log)
     assert any(a.startswith("dig:") for _, a in p.log)
     assert any(a.startswith("chit:") for _, a in p.log)
+    assert any(a.startswith("pin:") for _, a in p.log)
     for _, _, step in kit.replay_steps(p):
         if step is not None:
             kit.check_events(game, step.events, 2)

@@ -172,3 +172,29 @@ def test_a_cancel_chit_or_the_card_voids_the_enemy_chits() -> None:
     assert s.combat["void"] == ["nat"]
     s.combat["round"] = 1
     assert CB.land_value(C, s, "n_reg1", True, "soria") == 3
+
+
+def test_pinned_reserves_and_aircraft_do_not_react() -> None:
+    """10.1, 10.2: a land unit pins an enemy land unit stationed with an HQ next door, an
+    aircraft pins an enemy aircraft; pinned units cannot join a combat elsewhere; HQs never
+    pin, land units never pin aircraft, and units without an HQ are no reserves to pin."""
+    s = empty("nat")
+    s.options = {"pinning": True}
+    put(s, "soria", "n_reg1")
+    put(s, "segovia", "n_reg2", "hq_mola")
+    put(s, "segovia", "n_air1")
+    put(s, "guadalajara", "r_mil1")
+    put(s, "madrid", "hq_miaja", "r_reg1", "r_reg2", "r_air1")
+    put(s, "cuenca", "r_mil3")
+    options = set(ids(s))
+    assert {"pin:n_reg2:r_reg1", "pin:n_reg2:hq_miaja", "pin:n_air1:r_air1"} <= options
+    assert not {"pin:n_reg2:r_air1", "pin:n_reg2:r_mil3"} & options
+    assert not any(o.startswith("pin:hq_mola") for o in options)
+    act(s, "pin:n_reg2:r_reg1")
+    act(s, "pin:n_air1:r_air1")
+    assert "move:n_reg2:madrid" not in ids(s)                 # pinning used its move
+    act(s, "move:n_reg1:guadalajara")
+    act(s, "end")
+    reacting = {i for i in ids(s) if i.startswith("react:")}
+    assert "react:r_reg2:guadalajara" in reacting and "react:r_reg1:guadalajara" not in reacting
+    assert not any(i.startswith("react:r_air1") for i in reacting)

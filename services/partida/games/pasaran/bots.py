@@ -103,7 +103,7 @@ class HeuristicBot:
             return self._move(b, parts[0], parts[1])
         if verb == "dig":                               # 9.5: dig in on the front line only
             return 0.5 if b.pressure(b.units[parts[0]]["at"]) else -1.0
-        if verb == "fill":
+        if verb in ("fill", "pin"):
             return -1.0
         if verb == "reassemble":
             return 2.0

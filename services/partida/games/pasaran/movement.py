@@ -255,8 +255,9 @@ def reactions(content: Content, state: PasaranState, side: str) -> dict[tuple[st
     attacked = state.attacks
     for uid in state.on_map(side):
         r = state.units[uid]
-        if r["reacted"] or B.contested(state, r["at"]) or B.held_by_revolt(content, state, uid):
-            continue
+        if (r["reacted"] or r.get("pinned") or B.contested(state, r["at"])
+                or B.held_by_revolt(content, state, uid)):
+            continue                              # 10.1: a pinned unit does not react
         here = B.area_of(r["at"])
         if r["kind"] == "air":
             near = B.distances(content, here, content.tables.range["air"],
@@ -282,6 +283,33 @@ def reactions(content: Content, state: PasaranState, side: str) -> dict[tuple[st
                                lambda a, p=p: a == p or B.friendly_area(content, state, a, side))
             if p in near:
                 out.setdefault((uid, p), f"reserve:{hq}")
+    return out
+
+
+def pins(content: Content, state: PasaranState, uid: str) -> list[str]:
+    """10.1, 10.2: enemy units `uid` may pin: an aircraft pins any enemy aircraft or
+    HQ-led land unit within its range, a land unit (not an HQ) such a land unit in a
+    neighbouring area; land units count as led when an HQ shares their area (HQs included)."""
+    r = state.units[uid]
+    if not _free(content, state, uid) or r["kind"] == "hq" or r["moved"]:
+        return []
+    here = B.area_of(r["at"])
+    if r["kind"] == "air":
+        near = set(B.distances(content, here, content.tables.range["air"],
+                               lambda a: _air_passable(content, a)))
+    else:
+        near = set(content.area(here).adjacent)
+    out = []
+    for e in state.on_map(B.ENEMY[r["side"]]):
+        er = state.units[e]
+        if er.get("pinned") or B.area_of(er["at"]) not in near:
+            continue
+        if er["kind"] == "air":
+            if r["kind"] == "air":
+                out.append(e)
+        elif not B.is_city(er["at"]) and any(
+                state.units[h]["kind"] == "hq" for h in B.land_at(state, er["at"], er["side"])):
+            out.append(e)
     return out
 
 

@@ -45,6 +45,8 @@ INFO = GameInfo(
         "trenches": "9.5: infantry dig trenches that absorb a hit (true/false)",
         "combat_chits": "9.4: chits drawn before each combat change its first round "
                         "(true/false)",
+        "pinning": "10: units pin enemy reserves and aircraft so they cannot react "
+                   "(true/false)",
     })
 
 
@@ -187,6 +189,10 @@ class Pasaran(Game[PasaranState]):
                                state.sea_left > 0 and not state.exploiting, only, unmoved=True)
             if state.options.get("trenches") and not state.exploiting:
                 out += self._trench_choices(state, side)
+            if state.options.get("pinning"):
+                for uid in state.on_map(side) if only is None else []:
+                    out += [(f"pin:{uid}:{e}", f"{uid} pins {e}")
+                            for e in M.pins(self.content, state, uid)]
         elif state.step == "react":
             out += [(f"react:{u}:{p}", f"{u} reacts into {p} ({how})")
                     for (u, p), how in sorted(M.reactions(c, state, side).items())]
@@ -285,6 +291,11 @@ class Pasaran(Game[PasaranState]):
                                    "done": False})
             r.update(moved=True, digging=True)
             events.append(Event("digging", {"unit": rest, "place": r["at"]}))
+        elif verb == "pin":
+            uid, enemy = rest.split(":")
+            state.units[uid]["moved"] = True
+            state.units[enemy]["pinned"] = True
+            events.append(Event("pinned", {"unit": uid, "target": enemy}))
         elif verb == "fill":
             state.trenches.remove(next(t for t in state.trenches
                                        if t["place"] == rest and t["side"] == side))
@@ -489,6 +500,7 @@ class Pasaran(Game[PasaranState]):
             r["moved"] = r["reacted"] = False
             r.pop("from", None)
             r.pop("invading", None)
+            r.pop("pinned", None)
         for t in state.trenches:             # 9.5: finished at the next friendly movement
             if t["side"] == side and t["turn"] < state.turn:
                 t["done"] = True
