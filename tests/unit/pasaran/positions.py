@@ -41,7 +41,8 @@ def empty(active: str = "rep", step: str = "move", weather: str = "good") -> Pas
 
 def put(state: PasaranState, place: str, *uids: str, face: str = "front") -> None:
     for uid in uids:
-        state.units[uid].update(status="map", at=place, face=face, moved=False)
+        state.units[uid].update(status="map", face=face, moved=False)
+        B.move_to(state, uid, place)
 
 
 def seat(state: PasaranState) -> int:

@@ -101,3 +101,24 @@ def test_optional_rules_playout_passes_the_checks(game):
     for _, _, step in kit.replay_steps(p):
         if step is not None:
             kit.check_events(game, step.events, 2)
+
+
+def test_fog_of_war_playout_keeps_hidden_stacks_out_of_views_and_events(game):
+    """9.2 on (with pinning, which then sees only tops): every few steps the per-step checks,
+    views equal after determinize (which moves hidden units), private move events."""
+    options = {"fog_of_war": True, "pinning": True}
+    differed = []
+
+    def check(p, seat):
+        if p.steps % 29 == 0:
+            _every_check(game, p, seat)
+            differed.append(kit.check_determinize(game, p.state, 2, p.steps))
+
+    p = kit.random_playout(game, "campaign", 2, 13, BOUND, options=options, each_step=check)
+    kit.check_terminates(p)
+    kit.check_replay(p)
+    kit.check_resume(p, p.steps // 2)
+    for _, _, step in kit.replay_steps(p):
+        if step is not None:
+            kit.check_events(game, step.events, 2)
+    assert any(differed)

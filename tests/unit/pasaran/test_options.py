@@ -26,7 +26,7 @@ def test_options_are_true_or_false_and_known() -> None:
     with pytest.raises(BadSetup):
         GAME.new_state("campaign", 2, {"alternating_initiative": "yes"}, LocalRng(0))
     with pytest.raises(BadSetup):
-        GAME.new_state("campaign", 2, {"fog_of_war": True}, LocalRng(0))
+        GAME.new_state("campaign", 2, {"blitzkrieg": True}, LocalRng(0))
 
 
 def test_two_identical_backs_in_one_area_become_one_front() -> None:
@@ -198,3 +198,52 @@ def test_pinned_reserves_and_aircraft_do_not_react() -> None:
     reacting = {i for i in ids(s) if i.startswith("react:")}
     assert "react:r_reg2:guadalajara" in reacting and "react:r_reg1:guadalajara" not in reacting
     assert not any(i.startswith("react:r_air1") for i in reacting)
+
+
+def _fog(active: str = "rep"):  # type: ignore[no-untyped-def]
+    s = empty(active)
+    s.options = {"fog_of_war": True}
+    return s
+
+
+def test_fog_shows_only_the_top_of_an_enemy_stack_and_its_size() -> None:
+    """9.2: only the top unit of an enemy stack may be inspected (here the last to arrive);
+    own units and units in a place being fought over stay visible."""
+    s = _fog()
+    put(s, "madrid", "r_mil1")
+    for uid in ("n_reg1", "n_reg2", "n_afr1"):
+        B.move_to(s, uid, "segovia")
+        s.units[uid]["status"] = "map"
+    view = GAME.view(s, 0)
+    assert view["units"]["n_afr1"]["at"] == "segovia"
+    assert view["units"]["n_reg1"] == {"side": "nat", "status": "map", "hidden": True}
+    assert view["stacks"]["nat"] == {"segovia": 3}
+    assert GAME.view(s, 1)["units"]["n_reg1"]["at"] == "segovia"
+    act(s, "move:r_mil1:segovia")
+    assert GAME.view(s, 0)["units"]["n_reg1"]["at"] == "segovia"        # now in combat
+
+
+def test_fog_limits_stacks_to_ten_and_hides_moves_in_events() -> None:
+    """9.2: no stack of more than 10 units; the other side learns where a unit went, not which
+    unit it was."""
+    s = _fog()
+    put(s, "madrid", *[f"r_mil{i}" for i in range(1, 11)])
+    put(s, "guadalajara", "r_reg1")
+    assert "madrid" not in {i.split(":")[2] for i in ids(s) if i.startswith("move:r_reg1:")}
+    (moved,) = [e for e in act(s, "move:r_mil1:cuenca") if e.kind == "move"]
+    assert moved.for_seat(1).data == {"to": "cuenca"}
+    assert moved.for_seat(0).data["unit"] == "r_mil1"
+
+
+def test_determinize_deals_hidden_units_out_again_without_changing_the_view() -> None:
+    """9.2 with the engine contract: a determinized state looks the same to the seat, while the
+    units it cannot see may stand elsewhere."""
+    s = _fog()
+    put(s, "segovia", "n_reg1", "n_reg2", "n_afr1")
+    put(s, "soria", "n_reg3", "n_reg4", "n_afr2")
+    moved = False
+    for seed in range(10):
+        det = GAME.determinize(s, 0, LocalRng(seed))
+        assert GAME.view(det, 0) == GAME.view(s, 0)
+        moved |= det.units["n_reg1"]["at"] != s.units["n_reg1"]["at"]
+    assert moved

@@ -59,6 +59,26 @@ class snapshot:  # noqa: N801 - used as a context manager, reads like a function
 _SNAPSHOT: dict[int, dict[str, list[str]]] = {}
 
 
+def move_to(state: PasaranState, uid: str, place: str) -> None:
+    """Put a unit in a place, on top of the stack there (9.2: the last to arrive is the top)."""
+    r = state.units[uid]
+    r["at"] = place
+    r["order"] = 1 + max((x.get("order", 0) for x in state.units.values()), default=0)
+
+
+def top(state: PasaranState, place: str, side: str) -> str | None:
+    """9.2: the unit the enemy may inspect in a stack: the last one to arrive."""
+    here = units_at(state, place, side)
+    return max(here, key=lambda u: (state.units[u].get("order", 0), u)) if here else None
+
+
+def room(content: Content, state: PasaranState, place: str, side: str, count: int = 1) -> bool:
+    """9.2: with fog of war no stack holds more than 10 units."""
+    if not state.options.get("fog_of_war"):
+        return True
+    return len(units_at(state, place, side)) + count <= content.tables.fog_stack
+
+
 def units_at(state: PasaranState, place: str, side: str | None = None) -> list[str]:
     index = _SNAPSHOT.get(id(state))
     if index is not None:
@@ -153,13 +173,14 @@ def reinforcement_places(content: Content, state: PasaranState, side: str) -> li
         if a.city is None or a.kind != "land":
             continue
         city = city_of(a.id)
-        room = len(land_at(state, city, side)) < content.tables.city_stack
+        space = (len(land_at(state, city, side)) < content.tables.city_stack
+                 and room(content, state, city, side))
         if state.control.get(a.id) == side and state.city_control.get(a.id) == side:
-            if not contested(state, a.id):
+            if not contested(state, a.id) and room(content, state, a.id, side):
                 out.append(a.id)
-            if room:
+            if space:
                 out.append(city)
-        elif a.id == content.map.madrid and state.city_control.get(a.id) == side and room:
+        elif a.id == content.map.madrid and state.city_control.get(a.id) == side and space:
             out.append(city)
     return out
 

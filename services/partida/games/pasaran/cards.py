@@ -135,7 +135,7 @@ def play(content: Content, state: PasaranState, side: str, action: str,
             state.units[choice].update(status="queue", arrive=state.turn + 1)
     if "cancel_attack" in effect:
         for uid in _returning(state, parts[2], B.ENEMY[side]):
-            state.units[uid]["at"] = state.units[uid].pop("from")
+            B.move_to(state, uid, state.units[uid].pop("from"))
         if not B.units_at(state, parts[2], B.ENEMY[side]):
             state.attacks.remove(parts[2])
     if "cancel_chits" in effect:
@@ -184,7 +184,7 @@ def _revolt(content: Content, state: PasaranState, area: str, count: int,
                      if B.area_of(state.units[u]["at"]) != area),
                     key=lambda u: (dist.get(B.area_of(state.units[u]["at"]), far), u))[:count]
     for uid in movers:
-        state.units[uid]["at"] = area
+        B.move_to(state, uid, area)
         events.append(Event("revolt", {"unit": uid, "to": area}))
 
 

@@ -233,7 +233,7 @@ def retreat_places(content: Content, state: PasaranState, side: str) -> list[str
                   <= content.tables.city_stack)
         else:
             ok = B.friendly_area(content, state, p, side) and not B.contested(state, p)
-        if ok:
+        if ok and B.room(content, state, p, side, len(B.land_at(state, place, side))):
             good.append(p)
     if good:
         return sorted(good)
@@ -246,7 +246,8 @@ def air_home(content: Content, state: PasaranState, uid: str) -> str | None:
     start = B.area_of(r["at"])
     dist = B.distances(content, start, content.tables.air_mission_return,
                        lambda a: content.area(a).kind != "neutral")
-    homes = [a for a in dist if B.friendly_area(content, state, a, r["side"])]
+    homes = [a for a in dist if B.friendly_area(content, state, a, r["side"])
+             and B.room(content, state, a, r["side"])]
     return min(homes, key=lambda a: (dist[a], a)) if homes else None
 
 
@@ -257,7 +258,7 @@ def send_home(content: Content, state: PasaranState, uid: str, events: list[Even
         r.update(at=None, face="front", status="pool")
         events.append(Event("eliminated", {"unit": uid, "why": "no friendly area within reach"}))
         return
-    state.units[uid]["at"] = home
+    B.move_to(state, uid, home)
     events.append(Event("landed", {"unit": uid, "at": home}))
 
 
@@ -275,7 +276,7 @@ def retreat(content: Content, state: PasaranState, side: str, dest: str | None,
                 if state.units[uid]["status"] == "map":
                     take_hit(content, state, uid, events)
             else:
-                state.units[uid]["at"] = dest
+                B.move_to(state, uid, dest)
     events.append(Event("retreated", {"side": side, "place": place, "to": dest,
                                       "aircraft_only": aircraft_only}))
     if dest is not None and B.contested(state, dest) and dest not in state.attacks:

@@ -149,6 +149,7 @@ class Tables(_Model):
     city_attackers: int
     victory_bp: int
     chits: dict[str, dict[str, int]]       # 9.4: chit kind -> count per side and its effect
+    fog_stack: int                          # 9.2: the largest stack under fog of war
 
 
 class Content(_Model):

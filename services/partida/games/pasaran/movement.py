@@ -283,7 +283,7 @@ def reactions(content: Content, state: PasaranState, side: str) -> dict[tuple[st
                                lambda a, p=p: a == p or B.friendly_area(content, state, a, side))
             if p in near:
                 out.setdefault((uid, p), f"reserve:{hq}")
-    return out
+    return {k: v for k, v in out.items() if B.room(content, state, k[1], side)}
 
 
 def pins(content: Content, state: PasaranState, uid: str) -> list[str]:
@@ -304,11 +304,14 @@ def pins(content: Content, state: PasaranState, uid: str) -> list[str]:
         er = state.units[e]
         if er.get("pinned") or B.area_of(er["at"]) not in near:
             continue
+        fog = bool(state.options.get("fog_of_war"))
+        if fog and B.top(state, er["at"], er["side"]) != e:
+            continue                  # 9.2: only the top of a stack is seen, so pinned
         if er["kind"] == "air":
             if r["kind"] == "air":
                 out.append(e)
-        elif not B.is_city(er["at"]) and any(
-                state.units[h]["kind"] == "hq" for h in B.land_at(state, er["at"], er["side"])):
+        elif not B.is_city(er["at"]) and (fog or any(
+                state.units[h]["kind"] == "hq" for h in B.land_at(state, er["at"], er["side"]))):
             out.append(e)
     return out
 
@@ -338,7 +341,7 @@ def carry_out(content: Content, state: PasaranState, uid: str, path: list[str],
             B.set_holder(state, place, side)
             events.append(Event("taken", {"place": place, "side": side}))
     dest = path[-1]
-    r["at"] = dest
+    B.move_to(state, uid, dest)
     events.append(Event(verb, {"unit": uid, "to": dest, "path": list(path)}))
     if r["kind"] == "air" and not B.enemy_in(state, dest, side):
         return

@@ -24,6 +24,7 @@ from partida.games.pasaran import board as B
 from partida.games.pasaran import cards as K
 from partida.games.pasaran import chits as H
 from partida.games.pasaran import combat as C
+from partida.games.pasaran import fog as F
 from partida.games.pasaran import movement as M
 from partida.games.pasaran.content import Content, load
 from partida.games.pasaran.state import PasaranState
@@ -47,6 +48,8 @@ INFO = GameInfo(
                         "(true/false)",
         "pinning": "10: units pin enemy reserves and aircraft so they cannot react "
                    "(true/false)",
+        "fog_of_war": "9.2: only the top unit of an enemy stack is seen; stacks of 10 at most "
+                      "(true/false)",
     })
 
 
@@ -74,13 +77,13 @@ class Pasaran(Game[PasaranState]):
             raise BadSetup("pasaran options are true or false")
         c = self.content
         units = {}
-        for u in c.counters.units:
+        for order, u in enumerate(c.counters.units):
             status = ("map" if u.start else "queue" if u.arrive else
                       "locked" if u.star else "pool")
             at = None if u.start is None else (B.city_of(u.start) if u.in_city else u.start)
             units[u.id] = {"side": u.side, "kind": u.kind, "at": at, "face": "front",
                            "status": status, "arrive": u.arrive, "moved": False,
-                           "reacted": False, "rebased": False}
+                           "reacted": False, "rebased": False, "order": order}
         in_hand = {s: list(c.cards.start_in_hand.get(s, ())) for s in B.SIDES}
         deck = [k.id for k in c.cards.cards if k.id not in K.LEFT_OUT
                 and not any(k.id in h for h in in_hand.values())]
@@ -221,7 +224,8 @@ class Pasaran(Game[PasaranState]):
             if unmoved and state.units[uid]["moved"]:
                 continue
             for dest in finder(self.content, state, uid):
-                out.append((f"{verb}:{uid}:{dest}", f"{verb} {uid} to {dest}"))
+                if B.room(self.content, state, dest, side):        # 9.2: stacks of 10 at most
+                    out.append((f"{verb}:{uid}:{dest}", f"{verb} {uid} to {dest}"))
         return out
 
     def _combat_choices(self, state: PasaranState, side: str) -> list[tuple[str, str]]:
@@ -250,7 +254,8 @@ class Pasaran(Game[PasaranState]):
         c = self.content
         if verb == "place":
             uid, place = rest.split(":", 1)
-            state.units[uid].update(status="map", at=place, arrive=None)
+            state.units[uid].update(status="map", arrive=None)
+            B.move_to(state, uid, place)
             events.append(Event("placed", {"unit": uid, "at": place}))
         elif verb in MOVE_VERBS:
             self._apply_move(state, verb, rest, events)
@@ -261,7 +266,8 @@ class Pasaran(Game[PasaranState]):
                 hq = how.split(":", 1)[1]
                 if hq != uid:
                     state.command_used[hq] = state.command_used.get(hq, 0) + 1
-            state.units[uid].update(at=place, reacted=True)
+            state.units[uid]["reacted"] = True
+            B.move_to(state, uid, place)
             events.append(Event("reacted", {"unit": uid, "to": place, "how": how}))
         elif verb == "play":
             K.play(c, state, side, action_id, events, rng)
@@ -311,6 +317,8 @@ class Pasaran(Game[PasaranState]):
         else:  # pragma: no cover - validate has refused it
             raise IllegalAction(f"unknown action {action_id!r}")
         self._advance(state, rng, events)
+        if F.on(state):
+            return [F.event(state, e) for e in events]
         return events
 
     def _apply_move(self, state: PasaranState, verb: str, rest: str, events: list[Event]) -> None:
@@ -660,6 +668,8 @@ class Pasaran(Game[PasaranState]):
         if state.offer is not None and state.offer["side"] != mine:
             data["offer"] = {"side": state.offer["side"], "cards": len(state.offer["cards"])}
         data["income"] = {s: B.income(self.content, state, s) for s in B.SIDES}
+        if F.on(state):
+            data["stacks"] = F.redact(state, mine, data["units"])
         data["chits"] = {s: (copy_plain(cups) if s == mine else
                              {"cup": len(cups["cup"]), "hand": len(cups["hand"]),
                               "played": list(cups["played"])})
@@ -691,6 +701,8 @@ class Pasaran(Game[PasaranState]):
             else:
                 lst[i] = pick
         out.deck = pool
+        if F.on(out):
+            F.reshuffle(out, mine, rng)
         for s, cups in out.chits.items():
             if s != mine:                       # 9.4: the other side's cup and drawn chits
                 mixed = cups["cup"] + cups["hand"]
