@@ -56,7 +56,7 @@ GOLDEN: dict[str, GoldenSpec] = {
         bots_module="partida.games.dynamit_joe.bots",
         bot="heuristic",
         matches=(
-            GoldenMatch("arrest", 2, 24),         # the smallest scenario, two seats (76 actions)
+            GoldenMatch("arrest", 2, 24),         # the smallest scenario, two seats (147 actions)
             GoldenMatch("showdown", 3, 2),        # three sides
             GoldenMatch("eldorado", 4, 3),        # face-down markers and gold carried off
         ),
