@@ -40,3 +40,13 @@ def test_the_heuristic_bot_reads_only_the_view() -> None:
     pick = bot.choose(GAME.view(state, seat), GAME.legal_actions(state, seat), LocalRng(1))
     again = bot.choose(GAME.view(other, seat), GAME.legal_actions(other, seat), LocalRng(1))
     assert pick == again
+
+
+def test_the_heuristic_bot_plays_with_every_option_on() -> None:
+    """9.1-9.5 and 10 on (fog of war hides most enemy units from its view): a campaign against
+    the random bot still ends."""
+    options = {"reassembling_backs": True, "fog_of_war": True, "alternating_initiative": True,
+               "combat_chits": True, "trenches": True, "pinning": True}
+    _, record = play_match(GAME, "campaign", [HeuristicBot(), RandomBot()], 3, options=options,
+                           max_steps=20_000)
+    assert record.outcome is not None

@@ -29,10 +29,16 @@ class _Board:
         self.enemy = SIDES[1 - view["to_act"][0]]
         self.units = view["units"]
         self._at: dict[tuple[str, str], int] = {}
+        seen: dict[tuple[str, str], int] = {}
         for u, r in self.units.items():
-            if r["status"] == "map":
+            if r["status"] == "map" and not r.get("hidden"):
                 key = (r["at"], r["side"])
                 self._at[key] = self._at.get(key, 0) + self.strength(u) + (r["kind"] == "hq")
+                seen[key] = seen.get(key, 0) + 1
+        for side, stacks in view.get("stacks", {}).items():    # 9.2: guess 2 per unseen unit
+            for place, count in stacks.items():
+                key = (place, side)
+                self._at[key] = self._at.get(key, 0) + 2 * (count - seen.get(key, 0))
         self._pressure: dict[str, int] = {}
 
     def strength(self, uid: str) -> int:
@@ -63,6 +69,7 @@ class _Board:
         near = set(self.c.area(dest.removesuffix(".c")).adjacent) | {dest.removesuffix(".c")}
         return sum(self.strength(u) for u, r in self.units.items()
                    if u != mover and r["status"] == "map" and r["side"] == self.side
+                   and not r.get("hidden")
                    and not r["moved"] and r["kind"] in ("inf", "tank")
                    and r["at"].removesuffix(".c") in near)
 
