@@ -52,6 +52,15 @@ class GoldenSpec:
 
 
 GOLDEN: dict[str, GoldenSpec] = {
+    "bandas": GoldenSpec(
+        bots_module="partida.games.bandas.bots",
+        bot="heuristic",
+        matches=(
+            GoldenMatch("street_fight", 2, 1),    # on foot: both gangs break in one turn, a draw
+            GoldenMatch("convoy_ambush", 2, 2),   # vehicles: the truck against the ambush
+            GoldenMatch("scramble", 3, 3),        # three gangs and the crates
+        ),
+    ),
     "dynamit_joe": GoldenSpec(
         bots_module="partida.games.dynamit_joe.bots",
         bot="heuristic",
