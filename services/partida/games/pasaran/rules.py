@@ -26,6 +26,8 @@ from partida.games.pasaran import chits as H
 from partida.games.pasaran import combat as C
 from partida.games.pasaran import fog as F
 from partida.games.pasaran import movement as M
+from partida.games.pasaran import optional as O
+from partida.games.pasaran import production as P
 from partida.games.pasaran.content import Content, load
 from partida.games.pasaran.state import PasaranState
 
@@ -108,7 +110,9 @@ class Pasaran(Game[PasaranState]):
             return None
         if state.phase == "reinforce":
             pending = self._arrivals(state)
-            return state.units[pending[0]]["side"] if pending else self._reassembler(state)
+            if pending:
+                return state.units[pending[0]]["side"]
+            return O.reassembler(self.content, state)
         if state.phase == "initiative":
             return state.initiative
         if state.phase == "cards":
@@ -165,7 +169,7 @@ class Pasaran(Game[PasaranState]):
             pending = self._arrivals(state)
             if not pending:
                 return [*((f"reassemble:{a}:{b}", f"Join {a} and {b} into one full unit")
-                          for a, b in self._pairs(state, side)),
+                          for a, b in O.pairs(self.content, state, side)),
                         ("end", "Done reassembling")]
             return [(f"place:{pending[0]}:{p}", f"Place {pending[0]} in {p}")
                     for p in B.reinforcement_places(c, state, side)]
@@ -174,7 +178,7 @@ class Pasaran(Game[PasaranState]):
         if state.phase == "cards":
             return K.offer_actions(c, state)
         if state.phase == "production":
-            return self._production_choices(state, side)
+            return P.choices(self.content, state, side)
         if state.combat is not None:
             return self._combat_choices(state, side)
         out: list[tuple[str, str]] = []
@@ -191,7 +195,7 @@ class Pasaran(Game[PasaranState]):
             out += self._moves(state, side, "invade", M.invasion_moves,
                                state.sea_left > 0 and not state.exploiting, only, unmoved=True)
             if state.options.get("trenches") and not state.exploiting:
-                out += self._trench_choices(state, side)
+                out += O.trench_choices(self.content, state, side)
             if state.options.get("pinning"):
                 for uid in state.on_map(side) if only is None else []:
                     out += [(f"pin:{uid}:{e}", f"{uid} pins {e}")
@@ -311,7 +315,7 @@ class Pasaran(Game[PasaranState]):
             events.append(Event("first", {"side": rest}))
             self._start_segment(state, rest)
         elif verb in ("build", "repair", "rebuild"):
-            self._produce(state, side, verb, rest, events)
+            P.produce(self.content, state, side, verb, rest, events)
         elif verb == "end":
             self._end_step(state, side, events)
         else:  # pragma: no cover - validate has refused it
@@ -398,7 +402,7 @@ class Pasaran(Game[PasaranState]):
                     state.units[pending[0]]["arrive"] = state.turn + 1   # nowhere to go: waits
                     events.append(Event("delayed", {"unit": pending[0]}))
                     continue
-                if pending or self._reassembler(state):
+                if pending or O.reassembler(self.content, state):
                     return
                 self._initiative_and_weather(state, rng, events)
                 continue
@@ -431,43 +435,6 @@ class Pasaran(Game[PasaranState]):
                 self._next_turn(state, events)
                 continue
             return
-
-    def _trench_choices(self, state: PasaranState, side: str) -> list[tuple[str, str]]:
-        """9.5: an infantry unit that has not moved starts a trench where it stands (one being
-        dug per place, at most two per area and one per city, within the side's counters);
-        a friendly trench may be taken up again."""
-        mine = [t for t in state.trenches if t["side"] == side]
-        out = [(f"fill:{p}", f"Take up the trench in {p}")
-               for p in sorted({t["place"] for t in mine})]
-        if len(mine) >= self.content.counters.trenches[side]:
-            return out
-        for uid in state.on_map(side):
-            r = state.units[uid]
-            here = [t for t in state.trenches if t["place"] == r["at"]]
-            limit = 1 if B.is_city(r["at"]) else 2
-            if (r["kind"] == "inf" and not r["moved"] and not r.get("digging")
-                    and not B.contested(state, r["at"]) and len(here) < limit
-                    and not any(not t["done"] and t["side"] == side for t in here)):
-                out.append((f"dig:{uid}", f"{uid} digs a trench in {r['at']}"))
-        return out
-
-    def _pairs(self, state: PasaranState, side: str) -> list[tuple[str, str]]:
-        """9.1: two units of one kind, strength and nation, both on their backs, in one place;
-        one pair per kind and place is offered."""
-        groups: dict[tuple[Any, ...], list[str]] = {}
-        for uid in state.on_map(side):
-            r, u = state.units[uid], self.content.unit(uid)
-            if r["face"] == "back" and u.kind != "hq" and u.back is not None:
-                groups.setdefault((r["at"], u.kind, u.front, u.back, u.tag), []).append(uid)
-        return [(g[0], g[1]) for _, g in sorted(groups.items()) if len(g) >= 2]
-
-    def _reassembler(self, state: PasaranState) -> str | None:
-        if not state.options.get("reassembling_backs"):
-            return None
-        for side in B.SIDES:
-            if side not in state.done and self._pairs(state, side):
-                return side
-        return None
 
     def _arrivals(self, state: PasaranState) -> list[str]:
         """Units due this turn, Republicans first, in id order (5.1)."""
@@ -585,58 +552,6 @@ class Pasaran(Game[PasaranState]):
             r.pop("digging", None)
         events.append(Event("turn", {"turn": state.turn,
                                      "quarter": self.content.tables.quarters[state.turn - 1]}))
-
-    # ----- production (7.3) ----------------------------------------------------------------
-    def _cost(self, uid: str) -> int:
-        u = self.content.unit(uid)
-        return u.front * self.content.tables.cost_factor[u.kind]
-
-    def _repair_cost(self, uid: str) -> int:
-        u = self.content.unit(uid)
-        if u.kind == "hq":
-            return self.content.tables.hq_rebuild_cost
-        return (u.front - (u.back or 0)) * self.content.tables.cost_factor[u.kind]
-
-    def _production_choices(self, state: PasaranState, side: str) -> list[tuple[str, str]]:
-        c = self.content
-        money = state.bp[side]
-        out: list[tuple[str, str]] = [("end", "Production is finished")]
-        seen = set()
-        for uid in sorted(state.units):
-            r = state.units[uid]
-            if r["side"] != side:
-                continue
-            u = c.unit(uid)
-            if r["status"] == "pool" and u.kind != "hq" and self._cost(uid) <= money:
-                kind = (u.kind, u.front, u.back, u.tag)
-                if kind not in seen:                # identical counters: offer one of them
-                    seen.add(kind)
-                    out.append((f"build:{uid}", f"Build {uid} for {self._cost(uid)} BP"))
-            elif r["status"] == "dead" and c.tables.hq_rebuild_cost <= money:
-                out.append((f"rebuild:{uid}", f"Rebuild HQ {u.name}"))
-            elif (r["status"] == "map" and r["face"] == "back" and u.back is not None
-                  and self._repair_cost(uid) <= money and self._may_repair(state, uid)):
-                out.append((f"repair:{uid}", f"Repair {uid} for {self._repair_cost(uid)} BP"))
-        return out
-
-    def _may_repair(self, state: PasaranState, uid: str) -> bool:
-        """Errata to 7.3.2: repairs follow the reinforcement limits of 5.1."""
-        r = state.units[uid]
-        places = B.reinforcement_places(self.content, state, r["side"])
-        return r["at"] in places or B.area_of(r["at"]) in places
-
-    def _produce(self, state: PasaranState, side: str, verb: str, uid: str,
-                 events: list[Event]) -> None:
-        r = state.units[uid]
-        tables = self.content.tables
-        if verb == "repair":
-            state.bp[side] -= self._repair_cost(uid)
-            r["face"] = "front"
-        else:
-            cost = tables.hq_rebuild_cost if verb == "rebuild" else self._cost(uid)
-            state.bp[side] -= cost
-            r.update(status="queue", arrive=state.turn + tables.build_delay[r["kind"]])
-        events.append(Event(verb, {"side": side, "unit": uid, "stored": state.bp[side]}))
 
     # ----- outcome, resignation ---------------------------------------------------------------
     def outcome(self, state: PasaranState) -> Outcome | None:
