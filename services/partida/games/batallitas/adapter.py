@@ -173,14 +173,25 @@ _VERBS: dict[str, tuple[str, tuple[_Arg, ...]]] = {
     "reroll": ("reroll", (_Arg("card", _name("card")),)),
     "draw": ("draw", ()),
     "strategy": ("strategy", (_SQ,)),
+    "hide": ("hide_marker", (_C,)),
+    "carrier": ("choose_carrier", (_N,)),
+    "arm": ("arm", ()),
+    "passage": ("cross_passage", ()),
+    "search": ("search", ()),
 }
 # "alert" is two actions: going on alert (no argument) and an alert shot (nose and weapon).
 _ALERT_SHOT = (_N, _W)
 _SHOT = (_N, _W, _C)  # ¡¡Fuego al máximo!!'s first shot
+_TURNCOAT = (_N, _SQ)  # Traidor ajuqueroso's nose and the squad it joins
+# Scenario 5's slider and videogame: verb -> move word -> the arguments after it.
+_MOVES: dict[str, dict[str, tuple[_Arg, ...]]] = {
+    "slider": {"in": (), "out": (_C,), "garage": (), "drive": ()},
+    "videogame": {"take": (), "drop": (), "pass": (_N,)},
+}
 _CASES = {case: (verb, args) for verb, (case, args) in _VERBS.items()}
 _CASES.update(go_on_alert=("alert", ()), alert_shot=("alert", _ALERT_SHOT))
 
-VERBS = frozenset({*_VERBS, "alert", "play", "pick"})
+VERBS = frozenset({*_VERBS, *_MOVES, "alert", "play", "pick", "board"})
 """Every action verb the typed Action carries."""
 
 
@@ -203,6 +214,12 @@ def _parse(action_id: str) -> pb.Action:
         case, args = ("alert_shot", _ALERT_SHOT) if texts else ("go_on_alert", ())
     elif verb == "play" and texts:
         return pb.Action(play_card=_play(texts))
+    elif verb == "board" and len(texts) == 2:
+        col, _, row = texts[1].partition(",")
+        return pb.Action(place_board=pb.Action.PlaceBoard(
+            board=_board(texts[0]), col=_spot(col), row=_spot(row)))
+    elif verb in _MOVES and texts:
+        return _moved(verb, texts)
     elif verb == "pick" and len(texts) == 1:
         return pb.Action(pick=_pick(texts[0]))
     elif verb in _VERBS:
@@ -224,12 +241,38 @@ def _play(texts: list[str]) -> pb.Action.PlayCard:
     target = texts[1:]
     if len(target) == 3:
         _fill(msg.shot, _SHOT, target)
+    elif len(target) == 2:
+        _fill(msg.turncoat, _TURNCOAT, target)
     elif len(target) == 1 and "," in target[0]:
         _fill(msg, (_C,), target)
     elif len(target) == 1:
         _fill(msg, (_SQ if target[0][:1].isdigit() else _N,), target)
     elif target:
-        raise ValueError("a card takes a nose, a squad, a cell or a shot")
+        raise ValueError("a card takes a nose, a squad, a cell, a shot or a turncoat")
+    return msg
+
+
+def _board(text: str) -> int:
+    if text not in {str(n) for n in load().boards}:
+        raise _refuse("board", text)
+    return int(text)
+
+
+def _spot(text: str) -> int:
+    """A board's column or row on scenario 6's map, counted from the first board placed: one
+    side or the other of it, by fewer boards than there are."""
+    digits = text[1:] if text.startswith("-") else text
+    if not _NUMBER.fullmatch(digits) or text == "-0" or abs(int(text)) >= len(load().boards):
+        raise _refuse("board spot", text)
+    return int(text)
+
+
+def _moved(verb: str, texts: list[str]) -> pb.Action:
+    extras = _MOVES[verb]
+    if texts[0] not in extras or len(texts) - 1 != len(extras[texts[0]]):
+        raise ValueError(f"{verb} takes one of {sorted(extras)} and its arguments")
+    msg = pb.Action()
+    _fill(getattr(msg, verb), (_Arg("move"), *extras[texts[0]]), texts)
     return msg
 
 
@@ -241,6 +284,10 @@ def _pick(text: str) -> pb.Action.Pick:
         return pb.Action.Pick(nose=_nose(text))
     x, y = _cell(text)
     return pb.Action.Pick(cell=pb.Cell(x=x, y=y))
+
+
+def _set(m: Any, name: str) -> bool:
+    return m.HasField(name) if name == "cell" else bool(getattr(m, name))
 
 
 def _text(m: Any, arg: _Arg) -> str:
@@ -270,9 +317,21 @@ def _format(msg: pb.Action) -> str:
         texts = [_name("card")(m.card)]
         if target == "shot":
             texts += [_text(m.shot, a) for a in _SHOT]
+        elif target == "turncoat":
+            texts += [_text(m.turncoat, a) for a in _TURNCOAT]
         elif target is not None:
             texts.append(_text(m, {"squad": _SQ, "nose": _N, "cell": _C}[target]))
         return "play:" + ":".join(texts)
+    if case == "place_board":
+        return f"board:{_board(str(m.board))}:{_spot(str(m.col))},{_spot(str(m.row))}"
+    if case in _MOVES:
+        move = _text(m, _Arg("move"))
+        extras = _MOVES[case][move]
+        stray = [f for f in ("cell", "nose") if f in m.DESCRIPTOR.fields_by_name
+                 and f not in {a.field for a in extras} and _set(m, f)]
+        if stray:
+            raise ValueError(f"batallitas {case} {move} takes no {stray[0]}")
+        return ":".join([case, move, *(_text(m, a) for a in extras)])
     if case == "pick":
         choice = m.WhichOneof("choice")
         if choice is None:
@@ -340,6 +399,7 @@ _KEYS: dict[tuple[str, str], str | Callable[[Any, Any], None]] = {
     ("LeaderChosen", "type"): "nose_type",
     ("Prompt", "from"): "from_cell", ("Prompt", "card"): _prompt_card,
     ("View", "open_leaves"): _leaves, ("View", "boards"): _boards,
+    ("BoardPlaced", "boards"): _boards,
 }
 
 

@@ -16,22 +16,28 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
 from partida.engine import Action, Rng
 from partida.engine.bots import RandomBot
 from partida.games.batallitas import shooting as F
 from partida.games.batallitas.content import Pos, load
-from partida.games.batallitas.geometry import distance, has_cover, in_arc, line_of_sight
-from partida.games.batallitas.grid import Field
+from partida.games.batallitas.geometry import (
+    distance,
+    has_cover,
+    in_arc,
+    line_of_sight,
+    quarter_turns,
+)
+from partida.games.batallitas.grid import Field, Map
 from partida.games.batallitas.state import IN_PLAY, BatallitasState, Nose, attr
-from partida.games.batallitas.world import field_of, scenario_map
+from partida.games.batallitas.world import field_of
 
 _STATE_KEYS = frozenset(BatallitasState.__dataclass_fields__) - {"hands", "decks"}
 _NEAR = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 _FACING_OF = {(0, -1): "N", (1, 0): "E", (0, 1): "S", (-1, 0): "W"}
 _GOODS_TO_CARRY = 2  # a Fan heads for the edge with this many products
+_TURN_RANGE = 6  # an enemy this near is faced rather than walked to
 
 
 def table(view: Mapping[str, Any]) -> BatallitasState:
@@ -41,11 +47,21 @@ def table(view: Mapping[str, Any]) -> BatallitasState:
     return BatallitasState.from_dict(data)
 
 
-@lru_cache(maxsize=512)
-def _walk(scenario: str, goals: frozenset[Pos]) -> dict[Pos, int]:
+_WALKS: dict[tuple[Any, ...], dict[Pos, int]] = {}
+
+
+def _walk(state: BatallitasState, m: Map, goals: frozenset[Pos]) -> dict[Pos, int]:
     """Steps from every cell to the nearest goal cell over the bare map, doors open (a closed
-    door in the way is opened on arrival), noses ignored."""
-    m = scenario_map(scenario)
+    door in the way is opened on arrival), noses ignored; kept for the map and goals."""
+    key = (state.scenario, tuple(tuple(b) for b in state.boards), goals)
+    if key not in _WALKS:
+        if len(_WALKS) > 512:
+            _WALKS.clear()
+        _WALKS[key] = _distances(m, goals)
+    return _WALKS[key]
+
+
+def _distances(m: Map, goals: frozenset[Pos]) -> dict[Pos, int]:
     f = Field(m, noses=frozenset(), open_doors=frozenset(d.id for d in m.doors), blasts={},
               clutter=frozenset())
     dist = {g: 0 for g in goals}
@@ -76,6 +92,8 @@ class HeuristicBot:
         ids = [a.id for a in actions]
         if len(ids) == 1:
             return ids[0]
+        if all(a.startswith("board:") for a in ids):  # scenario 6's map is still being laid
+            return ids[rng.below(len(ids))]
         state = table(view)
         seat = view["to_act"][0]
         me = state.sides[seat]
@@ -278,7 +296,7 @@ def _ways_out(f: Field, sides: tuple[str, ...]) -> frozenset[Pos]:
 
 
 def _move_score(state: BatallitasState, f: Field, me: str, n: Nose, to: Pos) -> float:
-    walk = _walk(state.scenario, _goals(state, f, me, n))
+    walk = _walk(state, f.map, _goals(state, f, me, n))
     far = 10 * (f.map.width + f.map.height)
     now = walk.get(n.cell, far) if n.cell is not None else far
     then = walk.get(to, far)
@@ -301,7 +319,10 @@ def _turn_score(state: BatallitasState, me: str, n: Nose, facing: str) -> float:
     near = min(foes, key=lambda c: distance(c, n.cell))  # type: ignore[arg-type]
     if in_arc(n.cell, n.facing, near):
         return -1.0
-    return 2.2 if in_arc(n.cell, facing, near) else 0.0
+    if not in_arc(n.cell, facing, near) and quarter_turns(n.facing, facing) == 1:
+        return 0.0  # half way round: one more turn brings it in
+    close = distance(n.cell, near) <= _TURN_RANGE  # close: face it rather than walk
+    return 4.5 if close else 2.2
 
 
 BOTS: dict[str, type] = {"random": RandomBot, "heuristic": HeuristicBot}
