@@ -135,7 +135,6 @@ def test_repairs_cost_the_difference_and_follow_the_reinforcement_limits() -> No
     tanks and aircraft), only where reinforcements could be placed."""
     s = _production(bp=4)
     put(s, "madrid", "r_reg1", "r_tank1", face="back")
-    put(s, "madrid", "r_mil1")
     put(s, "guadalajara", "r_reg2", face="back")
     options = ids(s)
     assert "repair:r_reg1" in options and "repair:r_tank1" in options
