@@ -181,3 +181,22 @@ def test_a_siege_rolls_once_with_the_strongest_units_and_a_wiped_out_side_loses(
     act(s, "siege:toledo", Dice(3, 6))                    # the regular (3) hits, Moscardo misses
     assert s.units["n_alcazar1"]["status"] == "pool" and holder(s, "toledo.c") == "rep"
     assert s.units["r_reg1"]["face"] == "front"
+
+
+def test_retreating_units_may_go_to_different_places_but_all_must_go() -> None:
+    """6.4.8: units may retreat to the same or to different areas; a retreat is all or
+    nothing, so once split every land unit is sent somewhere."""
+    s = _fight("soria")
+    s.control["segovia"] = "rep"
+    put(s, "soria", "r_reg1", "r_reg2")
+    put(s, "soria", "n_reg1", "n_reg2")
+    act(s, "fight:soria", Dice(6, 6, 6, 6))
+    assert "split" in ids(s)
+    act(s, "split")
+    assert side(s) == "rep" and "stay" not in ids(s)
+    assert {"send:r_reg1:guadalajara", "send:r_reg1:segovia"} <= set(ids(s))
+    act(s, "send:r_reg1:guadalajara")
+    assert s.combat is not None and side(s) == "rep"
+    act(s, "send:r_reg2:segovia")
+    assert at(s, "r_reg1") == "guadalajara" and at(s, "r_reg2") == "segovia"
+    assert s.combat is None and holder(s, "soria") == "nat"

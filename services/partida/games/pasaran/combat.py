@@ -209,13 +209,16 @@ def pending_pool(state: PasaranState, side: str) -> str:
 
 
 # ----- retreat (6.4.8, 6.4.9) --------------------------------------------------------------
-def retreat_places(content: Content, state: PasaranState, side: str) -> list[str]:
-    """Where a side's land units may retreat to: a neighbouring friendly area, or the city or
-    area of the combat's place when friendly; failing those, a place both sides occupy."""
+def retreat_places(content: Content, state: PasaranState, side: str,
+                   count: int | None = None) -> list[str]:
+    """Where a side's land units (all of them, or `count` of them) may retreat to: a
+    neighbouring friendly area, or the city or area of the combat's place when friendly;
+    failing those, a place both sides occupy."""
     c = state.combat
     assert c is not None
     place = c["place"]
-    if not B.land_at(state, place, side):
+    moving = len(B.land_at(state, place, side)) if count is None else count
+    if not moving:
         return []
     area = B.area_of(place)
     near: list[str] = []
@@ -229,11 +232,10 @@ def retreat_places(content: Content, state: PasaranState, side: str) -> list[str
     for p in near:
         if B.is_city(p):
             ok = (B.holder(state, p) == side and not B.enemy_in(state, p, side)
-                  and len(B.land_at(state, p, side)) + len(B.land_at(state, place, side))
-                  <= content.tables.city_stack)
+                  and len(B.land_at(state, p, side)) + moving <= content.tables.city_stack)
         else:
             ok = B.friendly_area(content, state, p, side) and not B.contested(state, p)
-        if ok and B.room(content, state, p, side, len(B.land_at(state, place, side))):
+        if ok and B.room(content, state, p, side, moving):
             good.append(p)
     if good:
         return sorted(good)
@@ -260,6 +262,22 @@ def send_home(content: Content, state: PasaranState, uid: str, events: list[Even
         return
     B.move_to(state, uid, home)
     events.append(Event("landed", {"unit": uid, "at": home}))
+
+
+def send_back(content: Content, state: PasaranState, side: str, uid: str, dest: str,
+              events: list[Event]) -> bool:
+    """6.4.8, units retreating to different places: one land unit goes; True once the side's
+    last land unit has left (its aircraft then fly home)."""
+    c = state.combat
+    assert c is not None
+    B.move_to(state, uid, dest)
+    events.append(Event("sent_back", {"unit": uid, "to": dest}))
+    if B.contested(state, dest) and dest not in state.attacks:
+        state.attacks.append(dest)
+    if B.land_at(state, c["place"], side):
+        return False
+    retreat(content, state, side, None, events, aircraft_only=True)
+    return True
 
 
 def retreat(content: Content, state: PasaranState, side: str, dest: str | None,

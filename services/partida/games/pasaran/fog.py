@@ -17,6 +17,7 @@ PUBLIC_FIELDS = {
     "move": ("to",), "rail": ("to",), "coast": ("to",), "rebase": ("to",), "airlift": ("to",),
     "invade": ("to",), "placed": ("at",), "landed": ("at",), "revolt": ("to",),
     "reassembled": (), "digging": ("place",), "pinned": ("target",), "repair": ("side", "stored"),
+    "sent_back": ("to",),
     "reacted": ("unit", "to"),          # the unit joins a combat, seen; not the HQ that sent it
 }
 """Events naming a unit that fog hides from the other side: what that side still sees."""

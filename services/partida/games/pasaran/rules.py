@@ -124,6 +124,8 @@ class Pasaran(Game[PasaranState]):
             if side is not None:
                 return side
             cb = state.combat
+            if cb.get("splitting"):
+                return cb["splitting"]
             return cb["chit_ask"][0] if cb["stage"] == "chits" else cb["ask"][0]
         return B.ENEMY[state.active] if state.step == "react" else state.active
 
@@ -243,7 +245,14 @@ class Pasaran(Game[PasaranState]):
         if cb["stage"] == "chits":
             return [*((f"chit:{x}", f"Play the chit {x}") for x in state.chits[side]["hand"]),
                     *K.plays(c, state, side, "chits"), ("end", "No more chits")]
+        if cb.get("splitting") == side:
+            dests = C.retreat_places(c, state, side, 1)
+            return [(f"send:{u}:{p}", f"{u} retreats to {p}")
+                    for u in B.land_at(state, cb["place"], side) for p in dests]
         out = [(f"retreat:{p}", f"Retreat to {p}") for p in C.retreat_places(c, state, side)]
+        if (len(B.land_at(state, cb["place"], side)) > 1
+                and len(C.retreat_places(c, state, side, 1)) > 1):
+            out.append(("split", "Retreat, each land unit to a place of its own"))
         if cb["must"] is None:
             if C._has_air_and_land(state, cb["place"], side):
                 out.append(("air_retreat", "Only the aircraft leave the combat"))
@@ -285,7 +294,7 @@ class Pasaran(Game[PasaranState]):
             assert state.combat is not None
             state.combat["hits"][side][C.pending_pool(state, side)] -= 1
             C.take_hit(c, state, rest, events)
-        elif verb in ("retreat", "air_retreat", "stay"):
+        elif verb in ("retreat", "air_retreat", "stay", "split", "send"):
             self._apply_retreat(state, side, verb, rest, events)
         elif verb in ("keep", "decline"):
             K.keep(c, state, rest or None, events)
@@ -357,6 +366,12 @@ class Pasaran(Game[PasaranState]):
         if verb == "stay":
             cb["ask"].remove(side)
             events.append(Event("fights_on", {"side": side}))
+        elif verb == "split":
+            cb["splitting"] = side
+        elif verb == "send":
+            uid, dest = rest.split(":", 1)
+            if C.send_back(self.content, state, side, uid, dest, events):
+                cb.update(ask=[], must=None, stage="after", splitting=None)
         elif verb == "air_retreat":
             C.retreat(self.content, state, side, None, events, aircraft_only=True)
             cb["ask"].remove(side)
