@@ -140,14 +140,16 @@ def test_aircraft_alone_must_leave_and_cannot_take_an_area() -> None:
     put(s, "guadalajara", "r_mil1")
     put(s, "soria", "r_air1")
     put(s, "soria", "n_reg1", face="back")
-    act(s, "fight:soria", Dice(1, 6))
+    act(s, "fight:soria")
+    act(s, "declare:0:1", Dice(1, 6))              # the lone defender fires anti-aircraft
     assert s.units["n_reg1"]["status"] == "pool"
     assert holder(s, "soria") == "nat" and at(s, "r_air1") == "guadalajara"
     s = _fight("soria")
     put(s, "guadalajara", "r_mil1")
     put(s, "soria", "r_air1")
     put(s, "soria", "n_reg1")
-    act(s, "fight:soria", Dice(6, 6))
+    act(s, "fight:soria")
+    act(s, "declare:0:0", Dice(6, 6))
     assert s.combat is None and at(s, "r_air1") == "guadalajara"
 
 
@@ -200,3 +202,21 @@ def test_retreating_units_may_go_to_different_places_but_all_must_go() -> None:
     act(s, "send:r_reg2:segovia")
     assert at(s, "r_reg1") == "guadalajara" and at(s, "r_reg2") == "segovia"
     assert s.combat is None and holder(s, "soria") == "nat"
+
+
+def test_each_side_declares_how_its_surplus_fights() -> None:
+    """6.5.3 mixed forces and 6.4.6: before a round the side with more aircraft says how many
+    of the extra ones go to the land segment, the side with more land units how many of the
+    extra ones fire anti-aircraft; the active side declares first."""
+    s = _fight("soria")
+    put(s, "soria", "r_air1", "r_air2", "r_air3", "r_reg1")
+    put(s, "soria", "n_air1", "n_reg1", "n_reg2", "n_reg3")
+    act(s, "fight:soria")
+    assert side(s) == "rep" and ids(s) == ["declare:2:0", "declare:1:0", "declare:0:0"]
+    act(s, "declare:0:0")
+    assert side(s) == "nat" and ids(s) == ["declare:0:2", "declare:0:1", "declare:0:0"]
+    segs = CB.segments(C, s, "soria")
+    assert len(segs["rep"]["air"]) == 3 and segs["rep"]["over"] == []
+    assert len(segs["nat"]["aa"]) == 2                         # not declared yet: all surplus
+    s.combat["declared"]["nat"] = [0, 1]
+    assert len(CB.segments(C, s, "soria")["nat"]["aa"]) == 1

@@ -68,25 +68,44 @@ def shots(state: PasaranState, uid: str) -> int:
 
 
 # ----- segments ----------------------------------------------------------------------------
-def segments(content: Content, state: PasaranState, place: str) -> dict[str, dict[str, list[str]]]:
-    """Per side: aircraft in the air segment, aircraft over the land segment, land units firing
-    in the land segment and land units on anti-aircraft (the declarations, made automatically,
-    see RULES.md)."""
+def _forces(state: PasaranState, place: str) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     air = {s: sorted(u for u in B.units_at(state, place, s) if state.units[u]["kind"] == "air")
            for s in B.SIDES}
-    land = {s: B.land_at(state, place, s) for s in B.SIDES}
+    return air, {s: B.land_at(state, place, s) for s in B.SIDES}
+
+
+def surplus(state: PasaranState, place: str, side: str) -> tuple[int, int]:
+    """6.5.3 mixed forces: (aircraft beyond the enemy's that may go to the land segment,
+    land units beyond the enemy's, HQs aside, that may fire anti-aircraft), both 0 unless the
+    enemy has aircraft here."""
+    air, land = _forces(state, place)
+    e = B.ENEMY[side]
+    if not air[e]:
+        return 0, 0
+    fighters = [u for u in land[side] if state.units[u]["kind"] != "hq"]
+    return (max(0, len(air[side]) - len(air[e])),
+            min(len(fighters), max(0, len(land[side]) - len(land[e]))))
+
+
+def segments(content: Content, state: PasaranState, place: str) -> dict[str, dict[str, list[str]]]:
+    """Per side: aircraft in the air segment, aircraft over the land segment, land units firing
+    in the land segment and land units on anti-aircraft, after the side's declaration of its
+    surplus (`declare`; undeclared, all surplus aircraft go to the land segment and all surplus
+    land units, weakest first, to anti-aircraft). Aircraft facing none fight over the land."""
+    air, land = _forces(state, place)
+    declared = (state.combat or {}).get("declared", {})
     out: dict[str, dict[str, list[str]]] = {}
     for s in B.SIDES:
-        e = B.ENEMY[s]
+        extra_air, extra_land = surplus(state, place, s)
+        to_land, on_aa = declared.get(s, (extra_air, extra_land))
+        to_land, on_aa = min(to_land, extra_air), min(on_aa, extra_land)
         mine = sorted(air[s], key=lambda u: -B.strength(content, state, u))
-        k = min(len(air[s]), len(air[e])) if air[e] else 0
-        aa: list[str] = []
-        if air[e] and len(land[s]) > len(land[e]):
-            fighters = sorted((u for u in land[s] if state.units[u]["kind"] != "hq"),
-                              key=lambda u: (B.strength(content, state, u), u))
-            aa = fighters[:len(land[s]) - len(land[e])]
-        out[s] = {"air": mine[:k], "over": mine[k:], "land": [u for u in land[s] if u not in aa],
-                  "aa": aa}
+        in_air = len(mine) - to_land if air[B.ENEMY[s]] else 0
+        fighters = sorted((u for u in land[s] if state.units[u]["kind"] != "hq"),
+                          key=lambda u: (B.strength(content, state, u), u))
+        aa = fighters[:on_aa]
+        out[s] = {"air": mine[:in_air], "over": mine[in_air:],
+                  "land": [u for u in land[s] if u not in aa], "aa": aa}
     return out
 
 
@@ -350,6 +369,15 @@ def advance(content: Content, state: PasaranState, rng: Rng, events: list[Event]
                 continue
             if c["ask"]:
                 return True
+            c["stage"] = "fire"
+        if c["stage"] == "fire" and c.get("declared_for") != c["round"] + 1:
+            c["declared_for"], c["declared"] = c["round"] + 1, {}
+            c["declare_ask"] = [s for s in (state.active, B.ENEMY[state.active])
+                                if surplus(state, place, s) != (0, 0)]
+            c["stage"] = "declare"
+        if c["stage"] == "declare":
+            if c["declare_ask"]:
+                return True                                 # 6.5.3: each side declares
             c["stage"] = "fire"
         if c["stage"] == "fire":
             c["round"] += 1

@@ -126,6 +126,8 @@ class Pasaran(Game[PasaranState]):
             cb = state.combat
             if cb.get("splitting"):
                 return cb["splitting"]
+            if cb["stage"] == "declare":
+                return cb["declare_ask"][0]
             return cb["chit_ask"][0] if cb["stage"] == "chits" else cb["ask"][0]
         return B.ENEMY[state.active] if state.step == "react" else state.active
 
@@ -242,6 +244,11 @@ class Pasaran(Game[PasaranState]):
             pool = C.pending_pool(state, side)
             return [(f"loss:{u}", f"{u} takes a hit")
                     for u in C.candidates(c, state, side, pool)]
+        if cb["stage"] == "declare":
+            extra_air, extra_land = C.surplus(state, cb["place"], side)
+            return [(f"declare:{a}:{n}", f"{a} surplus aircraft over the land, {n} land units "
+                     "on anti-aircraft")
+                    for a in range(extra_air, -1, -1) for n in range(extra_land, -1, -1)]
         if cb["stage"] == "chits":
             return [*((f"chit:{x}", f"Play the chit {x}") for x in state.chits[side]["hand"]),
                     *K.plays(c, state, side, "chits"), ("end", "No more chits")]
@@ -284,6 +291,11 @@ class Pasaran(Game[PasaranState]):
             events.append(Event("reacted", {"unit": uid, "to": place, "how": how}))
         elif verb == "play":
             K.play(c, state, side, action_id, events, rng)
+        elif verb == "declare":
+            assert state.combat is not None
+            state.combat["declared"][side] = [int(x) for x in rest.split(":")]
+            state.combat["declare_ask"].remove(side)
+            events.append(Event("declared", {"side": side, "declaration": rest}))
         elif verb == "chit":
             H.play(state, side, rest, events)
         elif verb == "fight":
