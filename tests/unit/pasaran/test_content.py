@@ -31,6 +31,8 @@ def _land_component(content: Content, start: str) -> set[str]:
 
 
 def test_every_file_loads_and_is_marked_as_a_reconstruction() -> None:
+    """ARCHITECTURE (content): what the book leaves out (1.1 map, 2.1 counters, 6.5.3 chart,
+    5.3 weather, card appendix) is data marked as a reconstruction."""
     c = load()
     for text in (c.map.source, c.counters.source, c.tables.source, c.cards.source):
         assert "econstruct" in text

@@ -50,6 +50,8 @@ def test_random_playout_with_every_step_checked(game):
 
 
 def test_playouts_end_replay_and_resume(game, played):
+    """A random campaign ends (8.5: no draw, at the latest after Q2 1939), replays from its log
+    and resumes from its serialized state."""
     kit.check_terminates(played)
     kit.check_outcome(game, played.state, 2)
     kit.check_replay(played)
@@ -57,6 +59,7 @@ def test_playouts_end_replay_and_resume(game, played):
 
 
 def test_events_are_plain_and_private_ones_stay_private(game, played):
+    """7.2: drawn and kept cards are shown only to their side; every event is JSON-plain."""
     for _, _, step in kit.replay_steps(played):
         if step is not None:
             kit.check_events(game, step.events, 2)
@@ -73,6 +76,7 @@ def test_default_only_playout_terminates(game):
 
 
 def test_bad_setups_are_refused_and_resign_ends_the_match(game, played):
+    """Two seats only, known options only; 8.5: surrender ends the match for the other side."""
     kit.check_bad_setup(game)
     start = kit.random_playout(game, "campaign", 2, 5, 40)
     kit.check_resign(game, start.state, 2)
