@@ -7,6 +7,9 @@
   wins when it is the heuristic (or the random) bot and the two other seats are random (issue 5).
 - Bandas bot strength: over 200 fixed seeds of the street fight, the heuristic bot against the
   random one, taking each seat on every other seed (issue 8).
+- Batallitas bot strength: over fixed seeds of scenario 2, "Shopping" (200, or
+  `--batallitas-seeds N`), how often each side wins when it is played by the heuristic (or the
+  random) bot against a random opponent (issue 6).
 - Engine speed: actions applied per second and apply latency percentiles in random playouts.
 """
 
@@ -19,6 +22,7 @@ import time
 from partida.engine import LocalRng, StreamRng, get
 from partida.engine.bots import play_match
 from partida.games.bandas.bots import BOTS as BANDAS_BOTS
+from partida.games.batallitas.bots import BOTS as BATALLITAS_BOTS
 from partida.games.dynamit_joe.bots import BOTS as JOE_BOTS
 from partida.games.montanas.bots import BOTS
 
@@ -65,6 +69,23 @@ def bandas_street_fight() -> tuple[int, int, int]:
     return won, lost, len(SEEDS) - won - lost
 
 
+def batallitas_shopping(side: int, bot: str, seeds: int) -> float:
+    """Share of the seeds in which `side` (0 papal, 1 rebel), played by `bot`, wins against
+    the random bot."""
+    game = get("batallitas")
+    won = 0
+    for seed in range(seeds):
+        bots = [BATALLITAS_BOTS["random"](), BATALLITAS_BOTS["random"]()]
+        bots[side] = BATALLITAS_BOTS[bot]()
+        _, record = play_match(game, "shopping", bots, seed)
+        won += bool(record.outcome and side in record.outcome.winners)
+    return won / seeds
+
+
+def _seeds(flag: str, default: int) -> int:
+    return int(sys.argv[sys.argv.index(flag) + 1]) if flag in sys.argv else default
+
+
 def engine_speed(game_id: str, matches: int = 100) -> tuple[float, float, float]:
     """Actions/s over random playouts, and p50/p99 of one apply in microseconds."""
     game = get(game_id)
@@ -88,6 +109,9 @@ def engine_speed(game_id: str, matches: int = 100) -> tuple[float, float, float]
 
 
 def main() -> int:
+    if "--batallitas-only" in sys.argv:
+        batallitas_bench()
+        return 0
     if "--platform-only" not in sys.argv:
         games()
     if "--games-only" not in sys.argv:
@@ -114,14 +138,33 @@ def games() -> None:
     print(f"  heuristic wins {won}, random wins {lost}, draws {drawn} "
           f"({time.perf_counter() - t:.0f} s)")
     print()
+    batallitas_bench()
     print("Engine — random playouts (validate + apply, one process)")
     for game in ("montanas", "dynamit_joe"):
-        runs = [engine_speed(game) for _ in range(3)]
-        rate = statistics.median(r[0] for r in runs)
-        p50 = statistics.median(r[1] for r in runs)
-        p99 = statistics.median(r[2] for r in runs)
-        print(f"  {game}: {rate:,.0f} actions/s, apply p50 {p50:.0f} µs, p99 {p99:.0f} µs "
-              f"(median of 3 runs of 100 matches)")
+        print_speed(game, 100)
+    print()
+
+
+def print_speed(game: str, matches: int) -> None:
+    runs = [engine_speed(game, matches) for _ in range(3)]
+    rate = statistics.median(r[0] for r in runs)
+    p50 = statistics.median(r[1] for r in runs)
+    p99 = statistics.median(r[2] for r in runs)
+    print(f"  {game}: {rate:,.0f} actions/s, apply p50 {p50:.0f} µs, p99 {p99:.0f} µs "
+          f"(median of 3 runs of {matches} matches)")
+
+
+def batallitas_bench() -> None:
+    seeds = _seeds("--batallitas-seeds", len(SEEDS))
+    t = time.perf_counter()
+    print(f"Batallitas — win rate of each side over {seeds} seeds of 'Shopping' "
+          "against the random bot")
+    for side, name in ((0, "papal"), (1, "rebel")):
+        print(f"  {name}: heuristic {batallitas_shopping(side, 'heuristic', seeds):.1%}, "
+              f"random {batallitas_shopping(side, 'random', seeds):.1%}")
+    print(f"  ({time.perf_counter() - t:.0f} s)")
+    print("Batallitas engine — random playouts of every scenario (validate + apply)")
+    print_speed("batallitas", _seeds("--batallitas-matches", 20))  # ~1 000 actions a match
     print()
 
 

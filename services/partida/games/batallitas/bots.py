@@ -24,19 +24,20 @@ from partida.games.batallitas import shooting as F
 from partida.games.batallitas.content import Pos, load
 from partida.games.batallitas.geometry import (
     distance,
+    front_cells,
     has_cover,
     in_arc,
     line_of_sight,
-    quarter_turns,
 )
 from partida.games.batallitas.grid import Field, Map
+from partida.games.batallitas.movement import step_cost
 from partida.games.batallitas.state import IN_PLAY, BatallitasState, Nose, attr
 from partida.games.batallitas.world import field_of
 
 _STATE_KEYS = frozenset(BatallitasState.__dataclass_fields__) - {"hands", "decks"}
 _NEAR = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 _FACING_OF = {(0, -1): "N", (1, 0): "E", (0, 1): "S", (-1, 0): "W"}
-_GOODS_TO_CARRY = 2  # a Fan heads for the edge with this many products
+_GOODS_TO_CARRY = 3  # a Fan heads for the edge with this many products (best of 1-4 on a sample)
 _TURN_RANGE = 6  # an enemy this near is faced rather than walked to
 
 
@@ -112,8 +113,10 @@ class HeuristicBot:
             return _setup_score(state, f, me, verb, rest)
         if verb == "activate":
             return -_nearest_enemy(state, state.members(int(rest)), me)
-        if verb == "act":
+        if verb == "act":  # those still to come on first, while the entry cells are free
             n = state.nose(rest)
+            if n.cell is None:
+                return 20.0
             return 10.0 - _nearest_enemy(state, [n], me) - (5 if n.id in _leaders(state) else 0)
         if verb == "end_squad":
             return -100.0
@@ -210,7 +213,7 @@ def _nose_score(state: BatallitasState, f: Field, me: str, n: Nose, verb: str,
     if verb == "rally":
         return 3.5
     if verb == "alert":
-        return 3.0 if not _enemy_in_reach(state, f, me, n) else 0.5
+        return 1.5 if not _enemy_in_reach(state, f, me, n) else 0.5
     if verb in ("open", "close"):
         return 2.5 if verb == "open" else -1.0
     if verb in ("move", "enter"):
@@ -272,6 +275,13 @@ def _leaders(state: BatallitasState) -> set[str]:
     return {sq.leader for sq in state.squads if sq.leader}
 
 
+def _errand(state: BatallitasState, me: str, n: Nose) -> bool:
+    """The nose's goal is a place (an exit, the shelves), not the enemy."""
+    sc = load().scenario(state.scenario)
+    return sc.forces[state.squads[n.squad].force].exit_edge is not None \
+        or (bool(sc.goal) and me == "rebel")
+
+
 def _goals(state: BatallitasState, f: Field, me: str, n: Nose) -> frozenset[Pos]:
     """Where the nose wants to be, by its side's aim in the scenario."""
     m = f.map
@@ -300,7 +310,9 @@ def _move_score(state: BatallitasState, f: Field, me: str, n: Nose, to: Pos) -> 
     far = 10 * (f.map.width + f.map.height)
     now = walk.get(n.cell, far) if n.cell is not None else far
     then = walk.get(to, far)
-    score = 2.0 + 1.5 * (now - then)
+    extra = 0 if n.cell is None else \
+        step_cost(f, n.cell, n.facing, to, command="command" in n.knacks) - 1
+    score = 2.0 + 1.5 * (now - then) - 0.6 * extra  # a step back or aside costs double
     sq = state.squads[n.squad]
     lead = state.nose(sq.leader) if sq.leader else None
     if lead is not None and lead.id != n.id and lead.cell is not None:
@@ -314,15 +326,34 @@ def _move_score(state: BatallitasState, f: Field, me: str, n: Nose, to: Pos) -> 
 def _turn_score(state: BatallitasState, me: str, n: Nose, facing: str) -> float:
     """Bring the nearest enemy into the frontal arc, if it is not in it already."""
     foes = [e.cell for e in _enemies(state, me) if e.cell is not None]
-    if n.cell is None or not foes:
+    if n.cell is None:
         return 0.0
-    near = min(foes, key=lambda c: distance(c, n.cell))  # type: ignore[arg-type]
+    if _errand(state, me, n):  # an objective other than the enemy: face the way there
+        return _heading_score(state, me, n, facing)
+    near = min(foes, key=lambda c: distance(c, n.cell)) if foes else None  # type: ignore[arg-type]
+    if near is None or distance(n.cell, near) > _TURN_RANGE:
+        return _heading_score(state, me, n, facing)
     if in_arc(n.cell, n.facing, near):
         return -1.0
-    if not in_arc(n.cell, facing, near) and quarter_turns(n.facing, facing) == 1:
-        return 0.0  # half way round: one more turn brings it in
+    if not in_arc(n.cell, facing, near):
+        return 0.0
     close = distance(n.cell, near) <= _TURN_RANGE  # close: face it rather than walk
     return 4.5 if close else 2.2
+
+
+def _heading_score(state: BatallitasState, me: str, n: Nose, facing: str) -> float:
+    """Turn to walk forward (one point a step) rather than aside or back (two)."""
+    assert n.cell is not None
+    f = field_of(state)
+    walk = _walk(state, f.map, _goals(state, f, me, n))
+    far = 10 * (f.map.width + f.map.height)
+    here = walk.get(n.cell, far)
+
+    def gain(way: str) -> int:
+        return max((here - walk.get(c, far) for c in front_cells(n.cell, way)  # type: ignore[arg-type]
+                    if f.map.inside(c) and not f.blocks_step(c)), default=0)
+    better = gain(facing) - gain(n.facing)
+    return 2.0 + 1.5 * better - 0.4 if better > 0 else 0.0
 
 
 BOTS: dict[str, type] = {"random": RandomBot, "heuristic": HeuristicBot}
