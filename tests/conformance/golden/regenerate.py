@@ -52,6 +52,15 @@ class GoldenSpec:
 
 
 GOLDEN: dict[str, GoldenSpec] = {
+    "batallitas": GoldenSpec(
+        bots_module="partida.games.batallitas.bots",
+        bot="heuristic",
+        matches=(
+            GoldenMatch("last_game", 2, 1),       # scenario 1: the raid on the club
+            GoldenMatch("shopping", 2, 2),        # scenario 2: products, trolleys, leaving
+            GoldenMatch("war_games", 2, 3),       # scenario 5: three boards, the videogame
+        ),
+    ),
     "bandas": GoldenSpec(
         bots_module="partida.games.bandas.bots",
         bot="heuristic",
