@@ -10,7 +10,7 @@ from tests.unit.pasaran.positions import GAME, C, Dice, act, empty, fresh, ids, 
 
 def _at_reinforcement(turn: int, **control: str):  # type: ignore[no-untyped-def]
     s = fresh()
-    s.turn, s.phase, s.step, s.active = turn, "reinforce", "", None
+    s.turn, s.phase, s.step, s.active = turn, "reinforce", "", ""
     s.last_initiative = "nat"
     for area, who in control.items():
         s.control[area] = s.city_control[area] = who

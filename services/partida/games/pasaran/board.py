@@ -145,7 +145,7 @@ def income(content: Content, state: PasaranState, side: str) -> int:
     bonus = 0
     for cid in state.permanent:
         effect = content.card(cid).effect or {}
-        bonus += int(effect.get("production", {}).get(side, 0))  # type: ignore[union-attr]
+        bonus += int(effect.get("production", {}).get(side, 0))
         area = effect.get("revolt")
         if (isinstance(area, str) and state.control.get(area) == side
                 and state.city_control.get(area) == side):
@@ -185,7 +185,7 @@ def reinforcement_places(content: Content, state: PasaranState, side: str) -> li
     return out
 
 
-def distances(content: Content, start: str, limit: int, passable) -> dict[str, int]:  # type: ignore[no-untyped-def]
+def distances(content: Content, start: str, limit: int, passable) -> dict[str, int]:
     """Steps from `start` to every area within `limit`, entering only areas `passable(area)`
     allows (the start is always counted, at 0)."""
     dist = {start: 0}

@@ -45,7 +45,7 @@ def _militia(content: Content, state: PasaranState) -> list[str]:
     return [u for u in state.on_map("rep") if content.unit(u).tag == "militia"]
 
 
-def _hq_choices(state: PasaranState, effect: dict) -> list[str]:  # type: ignore[type-arg]
+def _hq_choices(state: PasaranState, effect: dict) -> list[str]:
     out = []
     if state.units[effect["hq"]]["status"] == "locked":
         out.append(effect["hq"])
@@ -120,13 +120,13 @@ def play(content: Content, state: PasaranState, side: str, action: str,
         for uid in _starred(state, cid, content):
             state.units[uid]["status"] = "pool"
     if "bp" in effect:
-        state.bp[side] += int(effect["bp"])  # type: ignore[call-overload]
+        state.bp[side] += int(effect["bp"])
     if "turn_flag" in effect:
         state.flags.append(str(effect["turn_flag"]))
     if "invasion" in effect:
-        state.sea_left += int(effect["invasion"])  # type: ignore[call-overload]
+        state.sea_left += int(effect["invasion"])
     if "airlift" in effect:
-        state.airlift_left += int(effect["airlift"])  # type: ignore[call-overload]
+        state.airlift_left += int(effect["airlift"])
     if "choose_hq" in effect or "hq" in effect:
         choice = parts[-1]
         if parts[2] == "remove":
@@ -142,7 +142,7 @@ def play(content: Content, state: PasaranState, side: str, action: str,
         H.void(state, B.ENEMY[side])
     if "offensive" in effect:
         assert rng is not None
-        H.draw(state, side, int(effect["offensive"]), rng, events)  # type: ignore[call-overload]
+        H.draw(state, side, int(effect["offensive"]), rng, events)
     if "revolt" in effect:
         _revolt(content, state, str(effect["revolt"]), int(effect["militia"]), events)
     if "cancels" in effect and effect["cancels"] in state.permanent:
@@ -198,7 +198,7 @@ def lift_revolts(content: Content, state: PasaranState, events: list[Event]) -> 
         regulars = [u for u in state.on_map("rep") if B.area_of(state.units[u]["at"]) == area
                     and content.unit(u).tag in ("regular", "int")
                     and state.units[u]["kind"] != "hq"]
-        if len(regulars) >= int(effect["regulars"]):  # type: ignore[call-overload]
+        if len(regulars) >= int(effect["regulars"]):
             state.permanent.remove(cid)
             state.discard.append(cid)
             events.append(Event("revolt_over", {"card": cid, "area": area}))

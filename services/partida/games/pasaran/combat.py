@@ -110,11 +110,11 @@ def segments(content: Content, state: PasaranState, place: str) -> dict[str, dic
 
 
 def _fire(content: Content, state: PasaranState, rng: Rng, place: str
-          ) -> tuple[dict[str, dict[str, int]], list[list]]:  # type: ignore[type-arg]
+          ) -> tuple[dict[str, dict[str, int]], list[list]]:
     """Every unit's dice for one round; hits go to the enemy's air or land pool."""
     segs = segments(content, state, place)
     hits = {s: {"air": 0, "land": 0} for s in B.SIDES}
-    log: list[list] = []  # type: ignore[type-arg]
+    log: list[list] = []
     for s in (state.active, B.ENEMY[state.active]):           # 6.4.1: the active side first
         attacker = s == state.active
         e = B.ENEMY[s]
@@ -152,7 +152,7 @@ def can_fire(content: Content, state: PasaranState, place: str) -> bool:
 def candidates(content: Content, state: PasaranState, side: str, pool: str) -> list[str]:
     """Units that may take a hit of `pool`, flips before eliminations, weakest first (the
     first is the timeout default)."""
-    place = state.combat["place"] if state.combat else None
+    place = state.combat["place"] if state.combat else ""
     units = [u for u in B.units_at(state, place, side)
              if (state.units[u]["kind"] == "air") == (pool == "air")]
     trench = [TRENCH] if pool == "land" and ready_trenches(state, place, side) else []
@@ -168,7 +168,7 @@ TRENCH = "trench"
 """9.5: the loss candidate standing for a finished trench of the side in the combat's place."""
 
 
-def ready_trenches(state: PasaranState, place: str | None, side: str) -> list[dict]:  # type: ignore[type-arg]
+def ready_trenches(state: PasaranState, place: str | None, side: str) -> list[dict]:
     return [t for t in state.trenches if t["place"] == place and t["side"] == side and t["done"]]
 
 

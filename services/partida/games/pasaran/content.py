@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
@@ -17,7 +17,7 @@ SIDES: tuple[Side, Side] = ("rep", "nat")
 Kind = Literal["inf", "tank", "hq", "air"]
 
 
-_INDEX: dict[int, dict[str, dict]] = {}  # type: ignore[type-arg]
+_INDEX: dict[int, dict[str, dict]] = {}
 """Look-up tables per loaded Content (by identity: plain dicts, as pydantic attribute access
 is slow in the engine's inner loops)."""
 
@@ -102,9 +102,9 @@ class Unit(_Model):
 class Counters(_Model):
     source: str
     version: int
-    rail_moves: dict[Side, int]
-    coastal_moves: dict[Side, int]
-    trenches: dict[Side, int]
+    rail_moves: dict[str, int]
+    coastal_moves: dict[str, int]
+    trenches: dict[str, int]
     units: tuple[Unit, ...]
 
 
@@ -121,13 +121,13 @@ class Card(_Model):
     requires_french_border: bool = False
     requires_city: str | None = None
     needs_chits: bool = False
-    effect: dict[str, object] | None = None
+    effect: dict[str, Any] | None = None
 
 
 class Cards(_Model):
     source: str
     version: int
-    start_in_hand: dict[Side, tuple[str, ...]]
+    start_in_hand: dict[str, tuple[str, ...]]
     cards: tuple[Card, ...]
 
 

@@ -219,7 +219,7 @@ def invasion_moves(content: Content, state: PasaranState, uid: str) -> Moves:
         return {}
     if not content.area(here).coast or not B.friendly_area(content, state, here, r["side"]):
         return {}
-    reach = int((content.card("invasion").effect or {})["reach"])  # type: ignore[call-overload]
+    reach = int((content.card("invasion").effect or {})["reach"])
     dist = coastal_distances(content, here)
     return {a: [a] for a, d in sorted(dist.items()) if 0 < d <= reach
             and a not in content.map.not_invadable and state.control.get(a) == B.ENEMY[r["side"]]}

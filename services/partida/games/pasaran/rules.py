@@ -221,7 +221,7 @@ class Pasaran(Game[PasaranState]):
             return M.air_moves(content, state, uid)
         return M.land_moves(content, state, uid)
 
-    def _moves(self, state: PasaranState, side: str, verb: str, finder, allowed: bool,  # type: ignore[no-untyped-def]
+    def _moves(self, state: PasaranState, side: str, verb: str, finder, allowed: bool,
                only: str | None, unmoved: bool = False) -> list[tuple[str, str]]:
         if not allowed:
             return []
@@ -515,7 +515,7 @@ class Pasaran(Game[PasaranState]):
                 C.send_home(self.content, state, uid, events)
         if state.segment == 0:
             state.segment = 1
-            self._start_segment(state, B.ENEMY[state.active])  # type: ignore[index]
+            self._start_segment(state, B.ENEMY[state.active])
             return
         self._end_of_turn(state, events)
 
@@ -526,7 +526,7 @@ class Pasaran(Game[PasaranState]):
     def _end_of_turn(self, state: PasaranState, events: list[Event]) -> None:
         """7.1 income, 8.5 victory, then 7.2 cards and 7.3 production."""
         c = self.content
-        state.active, state.step = None, ""
+        state.active, state.step = "", ""
         K.lift_revolts(c, state, events)
         for s in B.SIDES:
             gain = B.income(c, state, s)

@@ -24,7 +24,7 @@ class PasaranState:
     step: str = ""                         # inside a segment: rail, move, react, combat, ...
     initiative: str | None = None          # side that won the initiative this turn
     last_initiative: str | None = None
-    active: str | None = None              # side whose action segment runs
+    active: str = ""                       # side whose action segment runs ("" between them)
     segment: int = 0                       # 0: the initiative side's segment, 1: the other's
     exploiting: bool = False               # the segment is in its exploitation part (6.5)
     weather: str = "good"
