@@ -259,9 +259,9 @@ class Batallitas(Game[BatallitasState]):
             out = [] if p["what"] == "edge" else [Action("stop", "no more")]
             return out + [Action(f"pick:{c}", d) for c, d in E.pick_options(state, p)]
         if p["kind"] == "burst":
-            n = state.nose((state.burst or {}).get("nose", ""))
-            if n.status != IN_PLAY:
-                return [Action("stop", "the burst ends")]
+            if state.burst is None or state.nose(state.burst["nose"]).status != IN_PLAY:
+                return [Action("stop", "the burst ends")]  # its shooter fell meanwhile
+            n = state.nose(state.burst["nose"])
             return A.burst_actions(state, field_of(state), n)
         if p["kind"] == "reroll":
             return [Action("keep", "keep the roll")] + [
@@ -640,8 +640,9 @@ class Batallitas(Game[BatallitasState]):
         """The burst ends; ¡¡Fuego al máximo!!'s jams its weapon whatever happened, and its
         prompt goes."""
         b, state.burst = state.burst, None
-        if b is not None and b.get("card"):
+        if b is None or b.get("card"):  # None: a card's burst whose shooter fell meanwhile
             state.prompts = [q for q in state.prompts if q["kind"] != "burst"]
+        if b is not None and b.get("card"):
             n = state.nose(b["nose"])
             if n.status == IN_PLAY:
                 self._card_jam(n, F.weapon(b["weapon"]), True, ev)

@@ -247,8 +247,10 @@ def hurt(state: BatallitasState, n: Nose, pupae: int, ev: list[Event]) -> None:
     state.counters[f"{side}_lost"] = state.counters.get(f"{side}_lost", 0) + 1
     ev.append(Event("nose_eliminated", {"nose": n.id}))
     if state.active_nose == n.id:
-        state.active_nose, state.burst = None, None
+        state.active_nose = None
         n.done = True
+    if state.burst is not None and state.burst["nose"] == n.id:  # not a card's burst at it
+        state.burst = None
     sq = state.squads[n.squad]
     if sq.leader == n.id:
         sq.leader = None
