@@ -34,6 +34,20 @@ def test_the_players_lay_four_boards_in_turn_papal_first_as_a_rectangle():
     assert s.setup[0]["kind"] != "board"
 
 
+def test_no_board_is_laid_where_a_wall_would_meet_a_door():
+    """Boards (RULES.md decision): board 4's east side has doors, boards 1 and 2 a walled west
+    side; neither is offered east of board 4, though both are elsewhere round it, and the map
+    laid is always one that joins."""
+    game = Batallitas()
+    s = game.new_state(SCENARIO, 2, {}, LocalRng(0))
+    game.apply(s, 0, "board:4:0,0", LocalRng(1))
+    offered = set(ids(game, s))
+    assert {"board:1:1,0", "board:2:1,0"}.isdisjoint(offered)
+    assert {"board:1:-1,0", "board:2:0,1", "board:3:1,0"} <= offered
+    assert placement.clashes([[4, 0, 0], [1, 1, 0]])
+    assert not placement.clashes([[1, 0, 0], [4, 1, 0]])
+
+
 def test_a_board_laid_west_or_north_shifts_the_layout():
     """Placements are counted from the first board; the stored layout starts at 0."""
     s = BatallitasState(scenario=SCENARIO, seats=2, sides=["papal", "rebel"], options={},

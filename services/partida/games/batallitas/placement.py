@@ -11,6 +11,7 @@ may be negative); `state.boards` keeps [board, col, row] shifted so the least ar
 from __future__ import annotations
 
 from partida.engine import Action, Event
+from partida.games.batallitas.content import load
 from partida.games.batallitas.state import BatallitasState
 
 SHAPES = {(1, 1), (1, 2), (2, 1), (1, 3), (3, 1), (1, 4), (4, 1), (2, 2)}
@@ -38,7 +39,22 @@ def _shape(cells: set[tuple[int, int]]) -> tuple[int, int]:
 def actions(state: BatallitasState) -> list[Action]:
     used = {b for b, _, _ in state.boards}
     return [Action(f"board:{b}:{c},{r}", f"place board {b} at column {c}, row {r}")
-            for b in range(1, 9) if b not in used for c, r in spots(state)]
+            for b in range(1, 9) if b not in used for c, r in spots(state)
+            if not clashes([*state.boards, [b, c, r]])]
+
+
+def clashes(boards: list[list[int]]) -> bool:
+    """A wall of one board lies on the very edge where a board beside it has a door (board 4's
+    east doors against a walled side): such a map cannot be joined (`grid.Map.assemble`), so
+    the placement is not offered (RULES.md decision)."""
+    content = load()
+    walls, doors = set(), set()
+    for number, col, row in boards:
+        b = content.boards[number]
+        ox, oy = col * b.width, row * b.height
+        walls.update((k, x + ox, y + oy) for k, x, y in b.walls)
+        doors.update((k, x + ox, y + oy) for d in b.doors for k, x, y in d.edges)
+    return bool(walls & doors)
 
 
 def place(state: BatallitasState, board: int, col: int, row: int, ev: list[Event]) -> None:
