@@ -122,8 +122,8 @@ class HeuristicBot:
             return 2.0
         if verb == "siege":
             return 1.0
-        if verb == "loss":
-            return -b.strength(parts[0])
+        if verb == "loss":                              # 9.5: a trench is the cheapest hit
+            return 1.0 if parts[0] == "trench" else -b.strength(parts[0])
         if verb == "retreat":
             place = b.view["combat"]["place"]
             losing = b.at(place, b.side) * 2 < b.at(place, b.enemy)
