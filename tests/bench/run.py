@@ -10,6 +10,9 @@
 - Batallitas bot strength: over fixed seeds of scenario 2, "Shopping" (200, or
   `--batallitas-seeds N`), how often each side wins when it is played by the heuristic (or the
   random) bot against a random opponent (issue 6).
+- ¿Pasarán? bot strength: heuristic self-play must decide every campaign (50 seeds, or
+  `--pasaran-self N`), and the heuristic bot against the random one from either side over 200
+  fixed seeds each (or `--pasaran-seeds N`); `--pasaran-only` runs just this (issue 7).
 - Engine speed: actions applied per second and apply latency percentiles in random playouts.
 """
 
@@ -25,6 +28,7 @@ from partida.games.bandas.bots import BOTS as BANDAS_BOTS
 from partida.games.batallitas.bots import BOTS as BATALLITAS_BOTS
 from partida.games.dynamit_joe.bots import BOTS as JOE_BOTS
 from partida.games.montanas.bots import BOTS
+from partida.games.pasaran.bots import BOTS as PASARAN_BOTS
 
 SEEDS = range(200)
 
@@ -82,6 +86,46 @@ def batallitas_shopping(side: int, bot: str, seeds: int) -> float:
     return won / seeds
 
 
+def pasaran_self_play(seeds: int) -> tuple[int, int]:
+    """Campaigns of heuristic self-play that ended with a winner, and Republican wins."""
+    game = get("pasaran")
+    decided = republic = 0
+    for seed in range(seeds):
+        _, record = play_match(game, "campaign", [PASARAN_BOTS["heuristic"]() for _ in "rn"],
+                               seed)
+        winners = record.outcome.winners if record.outcome else ()
+        decided += len(winners) == 1
+        republic += winners == (0,)
+    return decided, republic
+
+
+def pasaran_against_random(seat: int, seeds: int) -> int:
+    """Campaigns the heuristic bot wins in `seat` (0 Republicans, 1 Nationalists) against the
+    random bot."""
+    game = get("pasaran")
+    won = 0
+    for seed in range(seeds):
+        bots = [PASARAN_BOTS["random"](), PASARAN_BOTS["random"]()]
+        bots[seat] = PASARAN_BOTS["heuristic"]()
+        _, record = play_match(game, "campaign", bots, seed)
+        won += bool(record.outcome and record.outcome.winners == (seat,))
+    return won
+
+
+def pasaran_bench() -> None:
+    selfs, seeds = _seeds("--pasaran-self", 50), _seeds("--pasaran-seeds", len(SEEDS))
+    t = time.perf_counter()
+    decided, republic = pasaran_self_play(selfs)
+    print(f"¿Pasarán? — heuristic self-play: {decided} of {selfs} campaigns decided "
+          f"(Republicans won {republic}) ({time.perf_counter() - t:.0f} s)")
+    t = time.perf_counter()
+    for seat, name in ((0, "Republicans"), (1, "Nationalists")):
+        print(f"  heuristic as the {name} beats random in "
+              f"{pasaran_against_random(seat, seeds)} of {seeds} seeds")
+    print(f"  ({time.perf_counter() - t:.0f} s)")
+    print()
+
+
 def _seeds(flag: str, default: int) -> int:
     return int(sys.argv[sys.argv.index(flag) + 1]) if flag in sys.argv else default
 
@@ -112,6 +156,9 @@ def main() -> int:
     if "--batallitas-only" in sys.argv:
         batallitas_bench()
         return 0
+    if "--pasaran-only" in sys.argv:
+        pasaran_bench()
+        return 0
     if "--platform-only" not in sys.argv:
         games()
     if "--games-only" not in sys.argv:
@@ -139,6 +186,7 @@ def games() -> None:
           f"({time.perf_counter() - t:.0f} s)")
     print()
     batallitas_bench()
+    pasaran_bench()
     print("Engine — random playouts (validate + apply, one process)")
     for game in ("montanas", "dynamit_joe"):
         print_speed(game, 100)
