@@ -38,7 +38,8 @@ def bearer(token: str) -> Metadata:
 
 
 SERVICE = bearer(AUTHORITY.service_token("rules"))
-PLAYER = bearer(AUTHORITY.player_token("p1", 600)[0])
+# A day: the token is made once, at import, and must outlive a slow run of the suite.
+PLAYER = bearer(AUTHORITY.player_token("p1", 86400)[0])
 EXPIRED = bearer(AUTHORITY.player_token("p1", 60, now=time.time() - 3600)[0])
 ACME, GLOBEX = (("x-api-key", "key-acme"),), (("x-api-key", "key-globex"),)
 
