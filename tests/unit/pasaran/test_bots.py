@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from partida.ai.ismcts import Ismcts, IsmctsBot
 from partida.engine import LocalRng
 from partida.engine.bots import RandomBot, play_match
 from partida.games.pasaran.bots import HeuristicBot
@@ -54,3 +55,21 @@ def test_the_heuristic_bot_plays_with_every_option_on() -> None:
     _, record = play_match(GAME, "campaign", [HeuristicBot(), RandomBot()], 3, options=options,
                            max_steps=20_000)
     assert record.outcome is not None
+
+
+def test_the_ismcts_search_bot_plays_pasaran() -> None:
+    """The platform's ISMCTS bot searches a campaign position (hands and deck resampled by
+    determinize) and picks a legal action."""
+    state = GAME.new_state("campaign", 2, {}, LocalRng(2))
+    rng = LocalRng(3)
+    for _ in range(30):  # on into the first segment, past the reinforcements
+        seat = GAME.to_act(state)[0]
+        GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)).id, rng)
+    seat = GAME.to_act(state)[0]
+    legal = [a.id for a in GAME.legal_actions(state, seat)]
+    search = Ismcts(max_rollout_steps=40)
+    root = search.search(GAME, GAME.determinize(state, seat, LocalRng(4)), seat, LocalRng(5),
+                         iterations=6)
+    assert root.visits == 6
+    bot = IsmctsBot(iterations=4, seconds=None, search=search)
+    assert bot.choose_from_state(GAME, state, seat, LocalRng(6)) in legal
