@@ -34,7 +34,7 @@ STEP_BOUND: dict[str, int] = {"montanas": 2_000}
 # actions (Dynamit Joe: 100-450; Batallitas: a few hundred to a thousand), checking each step
 # made the suite take a quarter of an hour. Bandas: 150-300 actions, and each step's legal
 # lattice is costly (shapely), so every 10th.
-CHECK_EVERY: dict[str, int] = {"dynamit_joe": 4, "batallitas": 4, "bandas": 10}
+CHECK_EVERY: dict[str, int] = {"dynamit_joe": 4, "batallitas": 4, "bandas": 10, "pasaran": 25}
 
 # Known engine/game bugs, as (game id, test name) -> reason. The matching cases are marked
 # xfail(strict=True): they are expected to fail, and start failing loudly ("XPASS(strict)")

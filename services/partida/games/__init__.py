@@ -1,3 +1,3 @@
 """The bundled games; importing this package registers each of them."""
 
-from partida.games import bandas, batallitas, dynamit_joe, montanas  # noqa: F401
+from partida.games import bandas, batallitas, dynamit_joe, montanas, pasaran  # noqa: F401

@@ -88,6 +88,15 @@ GOLDEN: dict[str, GoldenSpec] = {
             GoldenMatch("standard", 5, 3),        # a full-table win
         ),
     ),
+    "pasaran": GoldenSpec(
+        bots_module="partida.games.pasaran.bots",
+        bot="heuristic",
+        matches=(
+            GoldenMatch("campaign", 2, 1),        # the one scenario: Madrid falls in 1937
+            GoldenMatch("campaign", 2, 2),        # the 1937 schedule victory again (735 actions)
+            GoldenMatch("campaign", 2, 3),        # the Republic reaches 20 BP (1037 actions)
+        ),
+    ),
 }
 
 
