@@ -69,7 +69,8 @@ _ARGS: dict[str, tuple[tuple[str, Callable[[str], Any]], ...]] = {
     "Declare": (("air_over_land", _count), ("land_on_aircraft", _count)),
     "Chit": (("chit", _check("chit")),),
 }
-_CASES = {f.name: f.message_type.name for f in pb.Action.DESCRIPTOR.oneofs_by_name["kind"].fields}
+_CASES = {f.name: f.message_type.name for f in pb.Action.DESCRIPTOR.oneofs_by_name["kind"].fields
+          if f.message_type is not None}
 
 
 def _fields(case: str) -> tuple[tuple[str, Callable[[str], Any]], ...]:
@@ -216,9 +217,9 @@ def _fill(msg: Any, field: FieldDescriptor, value: Any) -> None:
 
 
 def _fill_map(target: Any, entry: Descriptor, value: Mapping[str, Any]) -> None:
-    key, val = entry.fields_by_name["key"], entry.fields_by_name["value"]
+    """Every map of these messages is keyed by a string (side, place, unit, option)."""
+    val = entry.fields_by_name["value"]
     for k, v in value.items():
-        k = int(k) if key.type != FieldDescriptor.TYPE_STRING else k
         if val.message_type is not None:
             _copy(target[k], v)
         else:
