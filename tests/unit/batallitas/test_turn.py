@@ -315,3 +315,18 @@ def test_illegal_actions_leave_the_state_alone():
         with pytest.raises(IllegalAction):
             game.apply(s, 1, bad, LocalRng(0))
     assert s.to_dict() == before
+
+
+def test_a_leader_prompt_goes_once_nobody_is_left_to_name():
+    """Leaders, provisional leader: when the leader falls its side names an heir; when the heirs
+    fall too before it is answered (Imagen de Milú can take a whole squad in one go), the
+    prompt goes rather than leaving the side a decision with no choice."""
+    from .positions import scenario_position
+
+    _, s = scenario_position("last_game", {"s0.0": ((1, 8), "N"), "s0.1": ((2, 8), "N"),
+                                           "s1.0": ((6, 8), "N"), "s2.1": ((5, 3), "S")})
+    s.prompts = []
+    T.hurt(s, s.nose("s0.0"), 10, [])
+    assert [q["kind"] for q in s.prompts] == ["leader"]
+    T.hurt(s, s.nose("s0.1"), 10, [])
+    assert s.prompts == [] and s.result is None

@@ -258,6 +258,10 @@ def hurt(state: BatallitasState, n: Nose, pupae: int, ev: list[Event]) -> None:
         if heirs:
             state.prompts.append({"kind": "leader", "seat": state.seat_of(sq.side),
                                   "squad": sq.index})
+    # a leader prompt raised earlier goes once nobody of its squad is left to name (Imagen de
+    # Milú may take a whole squad in one go)
+    state.prompts = [q for q in state.prompts if q["kind"] != "leader"
+                     or successors(state, state.squads[q["squad"]])]
     check_end(state, ev)
 
 
