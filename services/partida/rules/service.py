@@ -123,14 +123,19 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         if request.after_sequence < 0:
             raise InvalidArgument("after_sequence must not be negative")
         after = request.after_sequence
+        shown = -1  # the version whose view and decision the stream last sent
         while context.is_active():
             events, s = self.matches.events(request.match_id, seat, principal, after,
                                             STREAM_WAIT_SECONDS)
             for e in events:
                 yield rules_pb2.StreamMatchResponse(event=protos.event(s.game_id, e))
                 after = e["seq"]
-            if events:
+            # An action may produce no event (e.g. a ¿Pasarán? seat ending its segment) and
+            # still hand the decision over: a moved version is sent at the latest when the
+            # wait for events ends.
+            if events or s.version != shown:
                 look = self.matches.view(request.match_id, seat, principal)
+                shown = look.session.version
                 yield rules_pb2.StreamMatchResponse(
                     view=protos.view(s.game_id, look.session.version, look.view),
                     decision=protos.decision(look.to_act, look.session.deadline))
