@@ -44,11 +44,13 @@ KNOWN_BUGS: dict[tuple[str, str], str] = {
     # e.g. ("montanas", "test_views_are_detached_from_the_state"): "view shares state lists",
 }
 
-# Games whose random playouts take seconds run only one example in SHARE[game] of the profile's
+# Games whose playouts are long run only one example in SHARE[game] of the profile's
 # (those whose seed is a multiple of it; hypothesis tries seed 0 first), so the whole suite stays
 # within a CI run's time; the thorough profile runs them all. Measured CPU per random playout:
-# Batallitas about 0.8 s, Bandas 0.4 s, ¿Pasarán? 3.8 s (Montañas 0.01 s, Dynamit Joe 0.04 s).
-SHARE: dict[str, int] = {"batallitas": 6, "bandas": 4, "pasaran": 8}
+# Batallitas about 0.8 s, Bandas 0.4 s, ¿Pasarán? 3.8 s (Montañas 0.01 s, Dynamit Joe 0.04 s but
+# 24 cases). With shares of 6, 4 and 8 and Dynamit Joe in full the conformance suite took about
+# 18 minutes on 2 cores (2026-11-29); these shares cut it further (not measured yet).
+SHARE: dict[str, int] = {"dynamit_joe": 2, "batallitas": 8, "bandas": 6, "pasaran": 12}
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 
