@@ -297,3 +297,12 @@ def test_unknown_data_is_refused() -> None:
         event_to_proto("deployed", {"nose": "s0.1", "cell": [1, 2, 3], "facing": "N"})
     with pytest.raises(ValueError, match="has no field for 'weather'"):
         view_to_proto({"weather": "dry"})
+
+
+def test_a_turncoat_forming_a_squad_of_its_own_round_trips():
+    """Traidor ajuqueroso with no Fanhunter squad in play: the Fan forms its own (`:new`); a
+    full run of the suite met this id and the adapter refused it."""
+    for action_id in ("play:papal_traitor:s2.1:new", "play:papal_traitor:s2.1:1"):
+        typed = action_to_proto(action_id)
+        assert typed.play_card.turncoat.new_squad == action_id.endswith(":new")
+        assert action_from_proto(typed) == action_id

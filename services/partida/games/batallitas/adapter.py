@@ -241,6 +241,9 @@ def _play(texts: list[str]) -> pb.Action.PlayCard:
     target = texts[1:]
     if len(target) == 3:
         _fill(msg.shot, _SHOT, target)
+    elif len(target) == 2 and target[1] == "new":  # no Fanhunter squad in play: its own
+        _fill(msg.turncoat, _TURNCOAT[:1], target[:1])
+        msg.turncoat.new_squad = True
     elif len(target) == 2:
         _fill(msg.turncoat, _TURNCOAT, target)
     elif len(target) == 1 and "," in target[0]:
@@ -317,6 +320,8 @@ def _format(msg: pb.Action) -> str:
         texts = [_name("card")(m.card)]
         if target == "shot":
             texts += [_text(m.shot, a) for a in _SHOT]
+        elif target == "turncoat" and m.turncoat.new_squad:
+            texts += [_text(m.turncoat, _TURNCOAT[0]), "new"]
         elif target == "turncoat":
             texts += [_text(m.turncoat, a) for a in _TURNCOAT]
         elif target is not None:
