@@ -102,7 +102,7 @@ def test_full_fire_burst_run_to_its_end_jams_too():
 
 def test_born_leader_promotes_a_fans_provisional_leader_for_good():
     """Líder nato: on the provisional (not original) leader of a Fans squad: +1 action and the
-    leadership knack for the rest of the game (it shares its points from the next activation,
+    leadership knack until the match ends (it shares its points from the next activation,
     RULES.md decision)."""
     game, s = hunters({"s1.1": ((3, 6), "N"), "s1.2": ((4, 6), "N"), "s0.1": ((3, 1), "S")},
                       hands=((), ("rebel_born_leader",)))

@@ -186,7 +186,7 @@ def test_a_siege_rolls_once_with_the_strongest_units_and_a_wiped_out_side_loses(
 
 
 def test_retreating_units_may_go_to_different_places_but_all_must_go() -> None:
-    """6.4.8: units may retreat to the same or to different areas; a retreat is all or
+    """6.4.8: retreating units may all go to one place or split among several; a retreat is all or
     nothing, so once split every land unit is sent somewhere."""
     s = _fight("soria")
     s.control["segovia"] = "rep"

@@ -30,8 +30,8 @@ def test_options_are_true_or_false_and_known() -> None:
 
 
 def test_two_identical_backs_in_one_area_become_one_front() -> None:
-    """9.1: in the reinforcement phase two exactly alike units on their backs in the same area
-    may be replaced by one on its front; units of another kind or place do not pair."""
+    """9.1: when reinforcements arrive, a pair of identical reduced units sharing an area can
+    be swapped for a single full-strength one; different kinds or places never pair."""
     s = _reinforcement(reassembling_backs=True)
     put(s, "madrid", "r_reg1", "r_reg2", face="back")
     put(s, "madrid", "r_mil1", face="back")
