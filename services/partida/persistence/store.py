@@ -191,23 +191,21 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
                     ) -> list[tuple[int, bytes] | Exception]:
         """Several appends (to one or more matches) at once, each kept or refused alone as
         `append_log` would: per append, the new (sequence, hash) or why it was refused."""
-        outcome: list[tuple[int, bytes] | Exception] = []
+        outcome: list[tuple[int, bytes] | Exception | None] = [None] * len(appends)
         queued: list[tuple[int, tuple[str, Any]]] = []
         for i, (match_id, new) in enumerate(appends):
             try:
                 _check_run(new)
+                queued.append((i, (match_id, (match_id, new))))
             except InvalidArgument as e:
-                outcome.append(e)
-                continue
-            outcome.append(InvalidArgument("not written"))  # replaced below
-            queued.append((i, (match_id, (match_id, new))))
+                outcome[i] = e
         done = self._appends.run_all([item for _, item in queued])
         for (i, _), pending in zip(queued, done, strict=True):
             error = pending.error
             if error is not None and not isinstance(error, Exception):
                 raise error  # KeyboardInterrupt and the like are not a refusal
             outcome[i] = error if error is not None else pending.result
-        return outcome
+        return outcome  # type: ignore[return-value]  # every slot is filled by now
 
     def get_match_log(self, match_id: str) -> tuple[records.Match, list[records.LogRecord]]:
         with self._read.begin() as s:
