@@ -21,6 +21,8 @@ from __future__ import annotations
 import statistics
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from itertools import repeat
 
 from partida.engine import LocalRng, StreamRng, get
 from partida.engine.bots import play_match
@@ -86,42 +88,41 @@ def batallitas_shopping(side: int, bot: str, seeds: int) -> float:
     return won / seeds
 
 
-def pasaran_self_play(seeds: int) -> tuple[int, int]:
-    """Campaigns of heuristic self-play that ended with a winner, and Republican wins."""
-    game = get("pasaran")
-    decided = republic = 0
-    for seed in range(seeds):
-        _, record = play_match(game, "campaign", [PASARAN_BOTS["heuristic"]() for _ in "rn"],
-                               seed)
-        winners = record.outcome.winners if record.outcome else ()
-        decided += len(winners) == 1
-        republic += winners == (0,)
-    return decided, republic
+def pasaran_self_play(seed: int) -> tuple[int, ...]:
+    """The winners of one campaign of heuristic self-play."""
+    _, record = play_match(get("pasaran"), "campaign",
+                           [PASARAN_BOTS["heuristic"]() for _ in "rn"], seed)
+    return record.outcome.winners if record.outcome else ()
 
 
-def pasaran_against_random(seat: int, seeds: int) -> int:
-    """Campaigns the heuristic bot wins in `seat` (0 Republicans, 1 Nationalists) against the
-    random bot."""
-    game = get("pasaran")
-    won = 0
-    for seed in range(seeds):
-        bots = [PASARAN_BOTS["random"](), PASARAN_BOTS["random"]()]
-        bots[seat] = PASARAN_BOTS["heuristic"]()
-        _, record = play_match(game, "campaign", bots, seed)
-        won += bool(record.outcome and record.outcome.winners == (seat,))
-    return won
+def pasaran_against_random(seed: int, seat: int) -> bool:
+    """Whether the heuristic bot in `seat` (0 Republicans, 1 Nationalists) wins one campaign
+    against the random bot."""
+    bots = [PASARAN_BOTS["random"](), PASARAN_BOTS["random"]()]
+    bots[seat] = PASARAN_BOTS["heuristic"]()
+    _, record = play_match(get("pasaran"), "campaign", bots, seed)
+    return bool(record.outcome and record.outcome.winners == (seat,))
+
+
+def over_seeds(play, seeds: int, *args) -> list:
+    """`play(seed, *args)` for every seed, spread over the machine's cores: a seed's campaign
+    depends on nothing else, and a ¿Pasarán? campaign takes seconds."""
+    with ProcessPoolExecutor() as pool:
+        return list(pool.map(play, range(seeds), *(repeat(a, seeds) for a in args)))
 
 
 def pasaran_bench() -> None:
     selfs, seeds = _seeds("--pasaran-self", 50), _seeds("--pasaran-seeds", len(SEEDS))
     t = time.perf_counter()
-    decided, republic = pasaran_self_play(selfs)
+    winners = over_seeds(pasaran_self_play, selfs)
+    decided = sum(len(w) == 1 for w in winners)
+    republic = sum(w == (0,) for w in winners)
     print(f"¿Pasarán? — heuristic self-play: {decided} of {selfs} campaigns decided "
           f"(Republicans won {republic}) ({time.perf_counter() - t:.0f} s)")
     t = time.perf_counter()
     for seat, name in ((0, "Republicans"), (1, "Nationalists")):
-        print(f"  heuristic as the {name} beats random in "
-              f"{pasaran_against_random(seat, seeds)} of {seeds} seeds")
+        won = sum(over_seeds(pasaran_against_random, seeds, seat))
+        print(f"  heuristic as the {name} beats random in {won} of {seeds} seeds")
     print(f"  ({time.perf_counter() - t:.0f} s)")
     print()
 
