@@ -6,6 +6,7 @@ import pytest
 import redis
 
 from partida.rules.redis_session import RedisSessionStore
+from partida.rules.service import STREAM_WAIT_SECONDS
 from partida.rules.session import EVENTS_KEPT, MemorySessionStore, SeatMeta, Session
 
 
@@ -85,3 +86,15 @@ def test_only_the_last_request_is_remembered(store):
     assert store.load_with_response(mid, "r2")[1] == "two"
     assert store.load_with_response(mid, "r1")[1] is None  # older ones: from the log
     assert store.load_with_response(uuid.uuid4().hex, "r2") == (None, None)
+
+
+def test_a_stream_waiting_its_whole_wait_on_a_quiet_match_returns_empty(store):
+    """StreamMatch waits STREAM_WAIT_SECONDS for events; on a quiet match (a human thinking)
+    the blocking read must end as an empty answer, not as a client-side socket timeout (the
+    Redis client's own read timeout once equalled the wait and failed such streams)."""
+    mid = uuid.uuid4().hex
+    store.create(_session(mid))
+    found, complete = store.events_after(mid, 0, STREAM_WAIT_SECONDS)
+    assert found == [] and complete
+    assert store.commit(_session(mid, 1), 0, _events(1, 1, 1), "r1", "ok")  # still usable
+    assert [e["seq"] for e in store.events_after(mid, 0, 0)[0]] == [1]

@@ -19,6 +19,10 @@ import redis
 from partida.rules.session import EVENTS_KEPT, Session
 
 DEADLINES = "partida:deadlines"
+# The longest an event read may block. The client's socket read timeout is set above it:
+# redis-py's default (5 s) equalled the stream wait, so a quiet stream failed on a timeout.
+MAX_WAIT_SECONDS = 20.0
+READ_TIMEOUT_SECONDS = MAX_WAIT_SECONDS + 10.0
 
 # KEYS: session, events
 # ARGV: expected version, new version, blob, idle ttl, events kept, request id ("" for none),
@@ -51,7 +55,8 @@ class RedisSessionStore:
     def from_url(cls, url: str, idle_ttl: int = 7 * 24 * 3600) -> RedisSessionStore:
         # Streams hold a connection while they wait (XREAD BLOCK), one per server thread at
         # most; a blocking pool makes an extra caller wait instead of failing.
-        pool = redis.BlockingConnectionPool.from_url(url, max_connections=600, timeout=10)
+        pool = redis.BlockingConnectionPool.from_url(url, max_connections=600, timeout=10,
+                                                     socket_timeout=READ_TIMEOUT_SECONDS)
         return cls(redis.Redis(connection_pool=pool), idle_ttl)
 
     def load(self, match_id: str) -> Session | None:
@@ -90,7 +95,7 @@ class RedisSessionStore:
                      ) -> tuple[list[dict[str, Any]], bool]:
         key = _key(match_id, "events")
         start = f"{after_seq}-0"
-        block = int(wait_seconds * 1000) or None  # None: do not block
+        block = int(min(wait_seconds, MAX_WAIT_SECONDS) * 1000) or None  # None: do not block
         reply = self.r.xread({key: start}, count=EVENTS_KEPT, block=block)
         found = [json.loads(fields[b"e"]) for _, entries in reply for _, fields in entries]
         first = self.r.xrange(key, count=1)
