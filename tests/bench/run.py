@@ -1,5 +1,6 @@
 """`make bench`: measurements, not tests. Prints figures; asserts nothing about speed.
-(`--games-only` or `--platform-only` runs one half.)
+(`--games-only` or `--platform-only` runs one half; `--runs N` repeats the platform half N
+times, 3 by default, and prints medians.)
 
 - Las Montañas bot strength: win rate of the heuristic and the random bot over 200 fixed
   seeds per player count (issue 2 asks the heuristic to win clearly more often).
@@ -104,7 +105,7 @@ def pasaran_against_random(seed: int, seat: int) -> bool:
     return bool(record.outcome and record.outcome.winners == (seat,))
 
 
-def over_seeds(play, seeds: int, *args) -> list:
+def over_number(play, seeds: int, *args) -> list:
     """`play(seed, *args)` for every seed, spread over the machine's cores: a seed's campaign
     depends on nothing else, and a ¿Pasarán? campaign takes seconds."""
     with ProcessPoolExecutor() as pool:
@@ -112,22 +113,23 @@ def over_seeds(play, seeds: int, *args) -> list:
 
 
 def pasaran_bench() -> None:
-    selfs, seeds = _seeds("--pasaran-self", 50), _seeds("--pasaran-seeds", len(SEEDS))
+    selfs, seeds = _number("--pasaran-self", 50), _number("--pasaran-seeds", len(SEEDS))
     t = time.perf_counter()
-    winners = over_seeds(pasaran_self_play, selfs)
+    winners = over_number(pasaran_self_play, selfs)
     decided = sum(len(w) == 1 for w in winners)
     republic = sum(w == (0,) for w in winners)
     print(f"¿Pasarán? — heuristic self-play: {decided} of {selfs} campaigns decided "
           f"(Republicans won {republic}) ({time.perf_counter() - t:.0f} s)")
     t = time.perf_counter()
     for seat, name in ((0, "Republicans"), (1, "Nationalists")):
-        won = sum(over_seeds(pasaran_against_random, seeds, seat))
+        won = sum(over_number(pasaran_against_random, seeds, seat))
         print(f"  heuristic as the {name} beats random in {won} of {seeds} seeds")
     print(f"  ({time.perf_counter() - t:.0f} s)")
     print()
 
 
-def _seeds(flag: str, default: int) -> int:
+def _number(flag: str, default: int) -> int:
+    """The number given after `flag` on the command line, or `default`."""
     return int(sys.argv[sys.argv.index(flag) + 1]) if flag in sys.argv else default
 
 
@@ -164,7 +166,7 @@ def main() -> int:
         games()
     if "--games-only" not in sys.argv:
         import stack_bench  # a sibling module: this file runs as a script
-        stack_bench.main()
+        stack_bench.main(_number("--runs", 3))
     return 0
 
 
@@ -204,7 +206,7 @@ def print_speed(game: str, matches: int) -> None:
 
 
 def batallitas_bench() -> None:
-    seeds = _seeds("--batallitas-seeds", len(SEEDS))
+    seeds = _number("--batallitas-seeds", len(SEEDS))
     t = time.perf_counter()
     print(f"Batallitas — win rate of each side over {seeds} seeds of 'Shopping' "
           "against the random bot")
@@ -213,7 +215,7 @@ def batallitas_bench() -> None:
               f"random {batallitas_shopping(side, 'random', seeds):.1%}")
     print(f"  ({time.perf_counter() - t:.0f} s)")
     print("Batallitas engine — random playouts of every scenario (validate + apply)")
-    print_speed("batallitas", _seeds("--batallitas-matches", 20))  # ~1 000 actions a match
+    print_speed("batallitas", _number("--batallitas-matches", 20))  # ~1 000 actions a match
     print()
 
 

@@ -302,11 +302,17 @@ def run_embedded(seconds: float = 20.0) -> dict[str, float]:
             "embedded_client_cpu_ms_per_action": client_ms}
 
 
-def main() -> None:
+def main(runs: int = 3) -> None:
+    """Runs the whole platform bench `runs` times (figures move about 20% from run to run)
+    and prints each figure's median with the lowest and highest."""
     print("partida platform benchmarks (every service a separate process, two rules replicas in "
-          "the split stack; 200 concurrent 2-player matches driven by 2 client processes)")
-    for name, value in {**run_embedded(), **run_split()}.items():
-        print(f"  {name:<32} {value:>10.1f}")
+          "the split stack; 200 concurrent 2-player matches driven by 2 client processes); "
+          f"median of {runs} runs [lowest – highest]")
+    results = [{**run_embedded(), **run_split()} for _ in range(runs)]
+    for name in results[0]:
+        values = [r[name] for r in results]
+        print(f"  {name:<34} {statistics.median(values):>10.1f}   "
+              f"[{min(values):.1f} – {max(values):.1f}]")
 
 
 if __name__ == "__main__":
