@@ -105,7 +105,7 @@ def pasaran_against_random(seed: int, seat: int) -> bool:
     return bool(record.outcome and record.outcome.winners == (seat,))
 
 
-def over_number(play, seeds: int, *args) -> list:
+def over_seeds(play, seeds: int, *args) -> list:
     """`play(seed, *args)` for every seed, spread over the machine's cores: a seed's campaign
     depends on nothing else, and a ¿Pasarán? campaign takes seconds."""
     with ProcessPoolExecutor() as pool:
@@ -115,14 +115,14 @@ def over_number(play, seeds: int, *args) -> list:
 def pasaran_bench() -> None:
     selfs, seeds = _number("--pasaran-self", 50), _number("--pasaran-seeds", len(SEEDS))
     t = time.perf_counter()
-    winners = over_number(pasaran_self_play, selfs)
+    winners = over_seeds(pasaran_self_play, selfs)
     decided = sum(len(w) == 1 for w in winners)
     republic = sum(w == (0,) for w in winners)
     print(f"¿Pasarán? — heuristic self-play: {decided} of {selfs} campaigns decided "
           f"(Republicans won {republic}) ({time.perf_counter() - t:.0f} s)")
     t = time.perf_counter()
     for seat, name in ((0, "Republicans"), (1, "Nationalists")):
-        won = sum(over_number(pasaran_against_random, seeds, seat))
+        won = sum(over_seeds(pasaran_against_random, seeds, seat))
         print(f"  heuristic as the {name} beats random in {won} of {seeds} seeds")
     print(f"  ({time.perf_counter() - t:.0f} s)")
     print()
