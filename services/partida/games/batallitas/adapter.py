@@ -13,15 +13,14 @@ with no field is a ValueError, so new engine data fails loudly instead of vanish
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
-
 from partida.games.batallitas.content import load
 from partida.games.batallitas.v1 import batallitas_pb2 as pb
+from partida.games.typed_copy import EnumWords, Filler, TypedAdapter, chosen, refusal
 
 _NUMBER = re.compile(r"0|[1-9][0-9]*")
 # ¡¡Envíen Refuerzos!! adds two noses to a squad, numbered after its own.
@@ -52,7 +51,7 @@ def _limits() -> dict[str, Any]:
 
 
 def _refuse(what: str, text: object) -> ValueError:
-    return ValueError(f"{text!r} is not a batallitas {what}")
+    return refusal("batallitas", what, text)
 
 
 def _index(what: str, limit: str) -> Callable[[str], int]:
@@ -92,28 +91,8 @@ def _cell(text: str) -> tuple[int, int]:
     return int(x), int(y)
 
 
-# ----- enums: the engine's words <-> numbers --------------------------------------------------
-_UPPER = frozenset({"Facing", "Direction"})  # these enums' engine words are capitals ("NE")
-
-
-def _prefix(enum: EnumDescriptor) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", enum.name).upper() + "_"
-
-
-def _word(enum: EnumDescriptor, number: int, what: str) -> str:
-    value = enum.values_by_number.get(number)
-    if value is None or number == 0:
-        raise ValueError(f"batallitas {what} is missing or unknown ({number})")
-    word = value.name[len(_prefix(enum)):]
-    return word if enum.name in _UPPER else word.lower()
-
-
-def _number(enum: EnumDescriptor, word: Any) -> int:
-    ok = isinstance(word, str) and word == (word.upper() if enum.name in _UPPER else word.lower())
-    value = enum.values_by_name.get(_prefix(enum) + word.upper()) if ok else None
-    if value is None or value.number == 0:
-        raise _refuse(enum.name, word)
-    return int(value.number)
+# Facing's and Direction's engine words are capitals ("NE"); every other enum's are lower case.
+_WORDS = EnumWords("batallitas", upper=("Facing", "Direction"))
 
 
 # ----- actions ---------------------------------------------------------------------------------
@@ -201,8 +180,8 @@ def _fill(msg: Any, args: tuple[_Arg, ...], texts: list[str]) -> None:
             x, y = _cell(text)
             getattr(msg, arg.field).x, getattr(msg, arg.field).y = x, y
         elif arg.parse is None:
-            setattr(msg, arg.field, _number(msg.DESCRIPTOR.fields_by_name[arg.field].enum_type,
-                                            text))
+            enum = msg.DESCRIPTOR.fields_by_name[arg.field].enum_type
+            setattr(msg, arg.field, _WORDS.number(enum, text))
         else:
             setattr(msg, arg.field, arg.parse(text))
 
@@ -210,6 +189,7 @@ def _fill(msg: Any, args: tuple[_Arg, ...], texts: list[str]) -> None:
 def _parse(action_id: str) -> pb.Action:
     verb, _, rest = action_id.partition(":")
     texts = rest.split(":") if rest else []
+    args: tuple[_Arg, ...]
     if verb == "alert":
         case, args = ("alert_shot", _ALERT_SHOT) if texts else ("go_on_alert", ())
     elif verb == "play" and texts:
@@ -282,7 +262,7 @@ def _moved(verb: str, texts: list[str]) -> pb.Action:
 def _pick(text: str) -> pb.Action.Pick:
     """A pick names an edge, a nose or a cell; the three never look alike."""
     if text in ("north", "east", "south", "west"):
-        return pb.Action.Pick(edge=_number(pb.Edge.DESCRIPTOR, text))  # type: ignore[arg-type]
+        return pb.Action.Pick(edge=_WORDS.number(pb.Edge.DESCRIPTOR, text))  # type: ignore[arg-type]
     if text.startswith("s"):
         return pb.Action.Pick(nose=_nose(text))
     x, y = _cell(text)
@@ -304,17 +284,14 @@ def _text(m: Any, arg: _Arg) -> str:
     value = getattr(m, arg.field)
     if arg.parse is None:
         enum = m.DESCRIPTOR.fields_by_name[arg.field].enum_type
-        return _word(enum, value, f"{m.DESCRIPTOR.name}.{arg.field}")
+        return _WORDS.word(enum, value, f"{m.DESCRIPTOR.name}.{arg.field}")
     text = str(value)
     arg.parse(text)
     return text
 
 
 def _format(msg: pb.Action) -> str:
-    case = msg.WhichOneof("kind")
-    if case is None:
-        raise ValueError("batallitas action message is empty: set one case of its oneof `kind`")
-    m = getattr(msg, case)
+    case, m = chosen(msg, "batallitas")
     if case == "play_card":
         target = m.WhichOneof("target")
         texts = [_name("card")(m.card)]
@@ -350,33 +327,7 @@ def _format(msg: pb.Action) -> str:
     return ":".join([verb, *(_text(m, a) for a in args)])
 
 
-def action_to_proto(action_id: str) -> pb.Action:
-    """The typed form of an engine action id; ValueError if it is not one."""
-    if not isinstance(action_id, str):
-        raise ValueError(f"a batallitas action id is a string, not {action_id!r}")
-    try:
-        msg = _parse(action_id)
-        canonical = _format(msg)
-    except ValueError as exc:
-        raise ValueError(f"malformed batallitas action {action_id!r}: {exc}") from exc
-    if canonical != action_id:
-        raise ValueError(f"malformed batallitas action {action_id!r} "
-                         f"(did you mean {canonical!r}?)")
-    return msg
-
-
-def action_from_proto(msg: pb.Action) -> str:
-    """The engine action id of a typed action; ValueError if the message is empty or names
-    something the content does not have."""
-    return _format(msg)
-
-
 # ----- events and views -----------------------------------------------------------------------
-def _action_taken(msg: Any, action_id: str) -> None:
-    msg.action_id = action_id
-    msg.action.CopyFrom(action_to_proto(action_id))
-
-
 def _prompt_card(msg: Any, value: Any) -> None:
     """A pick prompt names its card; a scatter prompt says only that a card raised it."""
     if isinstance(value, bool):
@@ -398,8 +349,8 @@ def _boards(msg: Any, value: Any) -> None:
 
 
 # (message name, data key) -> field name, or a function filling the message from the value.
-_KEYS: dict[tuple[str, str], str | Callable[[Any, Any], None]] = {
-    ("ActionTaken", "action"): _action_taken,
+_KEYS: dict[tuple[str, str], str | Filler] = {
+    ("ActionTaken", "action"): lambda msg, v: ADAPTER.fill_action(msg, v),
     ("Moved", "from"): "from_cell", ("Moved", "to"): "to_cell",
     ("LeaderChosen", "type"): "nose_type",
     ("Prompt", "from"): "from_cell", ("Prompt", "card"): _prompt_card,
@@ -415,79 +366,10 @@ def _set_cell(cell: Any, value: Any) -> None:
     cell.x, cell.y = value
 
 
-def _scalar(field: FieldDescriptor, value: Any) -> Any:
-    return _number(field.enum_type, value) if field.enum_type is not None else value
-
-
-def _copy(msg: Any, data: Mapping[str, Any]) -> Any:
-    """Copy `data` into `msg` key by key (None leaves a field unset); returns `msg`."""
-    if not isinstance(data, Mapping):
-        raise ValueError(f"batallitas {msg.DESCRIPTOR.name} wants a mapping, not {data!r}")
-    msg.SetInParent()
-    for key, value in data.items():
-        target = _KEYS.get((msg.DESCRIPTOR.name, key), key)
-        if value is None:
-            continue
-        if callable(target):
-            target(msg, value)
-            continue
-        field = msg.DESCRIPTOR.fields_by_name.get(target)
-        if field is None:
-            raise ValueError(f"batallitas {msg.DESCRIPTOR.name} has no field for {key!r}")
-        sub = field.message_type
-        if sub is not None and sub.GetOptions().map_entry:
-            getattr(msg, target).update(value)
-        elif sub is not None and sub.name == "Cell":
-            if field.is_repeated:
-                for item in value:
-                    _set_cell(getattr(msg, target).add(), item)
-            else:
-                _set_cell(getattr(msg, target), value)
-        elif field.is_repeated and sub is not None:
-            for item in value:
-                _copy(getattr(msg, target).add(), item)
-        elif field.is_repeated:
-            getattr(msg, target).extend(_scalar(field, v) for v in value)
-        elif sub is not None:
-            _copy(getattr(msg, target), value)
-        else:
-            setattr(msg, target, _scalar(field, value))
-    return msg
-
-
-EVENT_KINDS = frozenset(f.name for f in pb.Event.DESCRIPTOR.oneofs_by_name["kind"].fields)
+ADAPTER: TypedAdapter = TypedAdapter("batallitas", pb, _parse, _format, _WORDS, _KEYS,
+                                     {"Cell": _set_cell})
+"""Converts between the engine's Batallitas data and partida.games.batallitas.v1."""
+action_to_proto, action_from_proto = ADAPTER.action_to_proto, ADAPTER.action_from_proto
+event_to_proto, view_to_proto = ADAPTER.event_to_proto, ADAPTER.view_to_proto
+EVENT_KINDS = ADAPTER.event_kinds
 """Every event kind the typed Event carries: the names of its oneof's cases."""
-
-
-def _fitted(msg: Any, data: Any, what: str) -> Any:
-    try:
-        return _copy(msg, data)
-    except (TypeError, AttributeError, ValueError) as exc:
-        raise ValueError(f"batallitas {what} does not fit its message: {exc}") from exc
-
-
-def event_to_proto(kind: str, data: Mapping[str, Any]) -> pb.Event:
-    """The typed form of an engine event; ValueError for an unknown kind or data key."""
-    if kind not in EVENT_KINDS:
-        raise ValueError(f"unknown batallitas event kind {kind!r}")
-    event = pb.Event()
-    _fitted(getattr(event, kind), data, f"event {kind}")
-    return event
-
-
-def view_to_proto(view: Mapping[str, Any]) -> pb.View:
-    """The typed form of `Batallitas.view()`; ValueError for a key the message does not carry."""
-    out: pb.View = _fitted(pb.View(), view, "view")
-    return out
-
-
-class BatallitasAdapter:
-    """Converts between the engine's Batallitas data and partida.games.batallitas.v1."""
-
-    game_id = "batallitas"
-    action_to_proto = staticmethod(action_to_proto)
-    action_from_proto = staticmethod(action_from_proto)
-    event_to_proto, view_to_proto = staticmethod(event_to_proto), staticmethod(view_to_proto)
-
-
-ADAPTER = BatallitasAdapter()

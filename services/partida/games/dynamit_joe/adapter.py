@@ -11,16 +11,15 @@ lower-case words, and a key with no field is an error, so new engine data cannot
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import cache
-from typing import Any
-
-from google.protobuf.descriptor import FieldDescriptor
 
 from partida.games.dynamit_joe.content import load
 from partida.games.dynamit_joe.v1 import dynamit_joe_pb2 as pb
+from partida.games.typed_copy import EnumWords, Filler, TypedAdapter, chosen, ignore
 
 _OBJECT = re.compile(r"o[1-9][0-9]*")
+_WORDS = EnumWords("dynamit_joe")
 
 
 @cache
@@ -90,26 +89,6 @@ _INTERRUPTS: dict[str, tuple[int, frozenset[str]]] = {
 }
 
 
-def _enum_word(enum: Any, number: int, what: str) -> str:
-    """JOKER_RAPID_LOADING -> "rapid_loading"; ValueError for UNSPECIFIED or an unknown number."""
-    value = enum.values_by_number.get(number)
-    if value is None or number == 0:
-        raise ValueError(f"dynamit_joe {what} is missing or unknown ({number})")
-    return str(value.name[len(_prefix(enum)):].lower())
-
-
-def _prefix(enum: Any) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", enum.name).upper() + "_"
-
-
-def _enum_number(enum: Any, word: Any) -> int:
-    value = enum.values_by_name.get(_prefix(enum) + word.upper()) if isinstance(word, str) \
-        else None
-    if value is None or value.number == 0:
-        raise ValueError(f"{word!r} is not a dynamit_joe {enum.name}")
-    return int(value.number)
-
-
 # ----- actions ---------------------------------------------------------------------------------
 def _parse(action_id: str) -> pb.Action:
     verb, _, rest = action_id.partition(":")
@@ -127,10 +106,10 @@ def _parse(action_id: str) -> pb.Action:
         arg = _TURN_JOKERS[args[0]]
         extra = {arg: _ARG_CHECK[arg](args[1])} if arg and len(args) == 2 else {}
         return pb.Action(play_joker_in_turn=pb.Action.PlayJokerInTurn(
-            joker=_enum_number(pb.Joker.DESCRIPTOR, args[0]), **extra))  # type: ignore[arg-type]
+            joker=_WORDS.number(pb.Joker.DESCRIPTOR, args[0]), **extra))  # type: ignore[arg-type]
     if verb == "buy" and len(args) == 2:
-        return pb.Action(buy=pb.Action.Buy(kind=_enum_number(pb.ObjectKind.DESCRIPTOR, args[0]),
-                                           character=CHAR(args[1])))  # type: ignore[arg-type]
+        kind = _WORDS.number(pb.ObjectKind.DESCRIPTOR, args[0])
+        return pb.Action(buy=pb.Action.Buy(kind=kind, character=CHAR(args[1])))  # type: ignore[arg-type]
     if verb == "end" and args in ([], ["ambush"]):
         return pb.Action(end_turn=pb.Action.EndTurn(in_ambush=bool(args)))
     if verb not in _PLAIN:
@@ -146,10 +125,7 @@ def _parse(action_id: str) -> pb.Action:
 
 
 def _format(msg: pb.Action, nested: bool = False) -> str:
-    case = msg.WhichOneof("kind")
-    if case is None:
-        raise ValueError("dynamit_joe action message is empty: set one case of its oneof `kind`")
-    m = getattr(msg, case)
+    case, m = chosen(msg, "dynamit_joe")
     if case == "interrupt":
         prefix = next((p for p, (how, _) in _INTERRUPTS.items() if how == m.how), None)
         if prefix is None or nested:
@@ -157,7 +133,7 @@ def _format(msg: pb.Action, nested: bool = False) -> str:
                              "itself an interrupt")
         inner = _format(m.action, nested=True)
         if m.action.WhichOneof("kind") not in _INTERRUPTS[prefix][1]:
-            raise ValueError(f"dynamit_joe {_enum_word(pb.InterruptKind.DESCRIPTOR, m.how, 'how')}"
+            raise ValueError(f"dynamit_joe {_WORDS.word(pb.InterruptKind.DESCRIPTOR, m.how, 'how')}"
                              f" interrupt cannot carry {inner!r}")
         return f"{prefix}:{inner}"
     if case == "double_shot":
@@ -167,7 +143,7 @@ def _format(msg: pb.Action, nested: bool = False) -> str:
         gun = "colts" if weapon == "both_colts" else OBJ(m.shotgun_id)
         return f"double:{gun}:{CHAR(m.target)}"
     if case == "play_joker_in_turn":
-        joker = _enum_word(pb.Joker.DESCRIPTOR, m.joker, "play_joker_in_turn.joker")
+        joker = _WORDS.word(pb.Joker.DESCRIPTOR, m.joker, "play_joker_in_turn.joker")
         if joker not in _TURN_JOKERS:
             raise ValueError(f"the {joker} joker is not played in its holder's turn")
         want, got = _TURN_JOKERS[joker], m.WhichOneof("on")
@@ -177,124 +153,32 @@ def _format(msg: pb.Action, nested: bool = False) -> str:
     if case == "end_turn":
         return "end:ambush" if m.in_ambush else "end"
     if case == "buy":
-        return f"buy:{_enum_word(pb.ObjectKind.DESCRIPTOR, m.kind, 'buy.kind')}:{CHAR(m.character)}"
+        kind = _WORDS.word(pb.ObjectKind.DESCRIPTOR, m.kind, "buy.kind")
+        return f"buy:{kind}:{CHAR(m.character)}"
     verb = _VERB_OF[case]
     return ":".join([verb, *(check(getattr(m, name)) for name, check in _PLAIN[verb][1])])
 
 
-def action_to_proto(action_id: str) -> pb.Action:
-    """The typed form of an engine action id; ValueError if it is not one."""
-    if not isinstance(action_id, str):
-        raise ValueError(f"a dynamit_joe action id is a string, not {action_id!r}")
-    try:
-        msg = _parse(action_id)
-        canonical = _format(msg)
-    except ValueError as exc:
-        raise ValueError(f"malformed dynamit_joe action {action_id!r}: {exc}") from exc
-    if canonical != action_id:
-        raise ValueError(f"malformed dynamit_joe action {action_id!r} "
-                         f"(did you mean {canonical!r}?)")
-    return msg
-
-
-def action_from_proto(msg: pb.Action) -> str:
-    """The engine action id of a typed action; ValueError if the message is empty or invalid."""
-    return _format(msg)
-
-
 # ----- events and views -----------------------------------------------------------------------
-def _action_taken(msg: Any, action_id: str) -> None:
-    msg.action_id = action_id
-    msg.action.CopyFrom(action_to_proto(action_id))
-
-
-def _ignore(msg: Any, value: Any) -> None:
-    """The view's constant "game" key."""
-
-
 # (message name, data key) -> field name, or a function filling the message from the value.
-_KEYS: dict[tuple[str, str], str | Callable[[Any, Any], None]] = {
-    ("ActionTaken", "action"): _action_taken,
+_KEYS: dict[tuple[str, str], str | Filler] = {
+    ("ActionTaken", "action"): lambda msg, v: ADAPTER.fill_action(msg, v),
     ("Moved", "from"): "from_zone", ("Moved", "to"): "to_zone",
     ("Dragged", "to"): "to_zone",
     ("Handed", "from"): "from_character", ("Handed", "to"): "to_character",
     ("Shot", "guns"): "gun_ids",
     ("Prompt", "char"): "character", ("Prompt", "object"): "object_id",
     ("Prompt", "to"): "to_seat",
-    ("View", "game"): _ignore,
+    ("View", "game"): ignore,
     **{(m, "object"): "object_id" for m in ("ObjectOfCharacter", "Reloaded", "DynamiteThrown",
                                             "PickedUp", "Handed", "Fizzled", "Bought",
                                             "Placed")},
 }
 
 
-def _value(field: FieldDescriptor, value: Any) -> Any:
-    return _enum_number(field.enum_type, value) if field.enum_type is not None else value
-
-
-def _copy(msg: Any, data: Mapping[str, Any]) -> Any:
-    """Copy `data` into `msg` key by key (None leaves a field unset); returns `msg`."""
-    if not isinstance(data, Mapping):
-        raise ValueError(f"dynamit_joe {msg.DESCRIPTOR.name} wants a mapping, not {data!r}")
-    msg.SetInParent()
-    for key, value in data.items():
-        target = _KEYS.get((msg.DESCRIPTOR.name, key), key)
-        if value is None:
-            continue
-        if callable(target):
-            target(msg, value)
-            continue
-        field = msg.DESCRIPTOR.fields_by_name.get(target)
-        if field is None:
-            raise ValueError(f"dynamit_joe {msg.DESCRIPTOR.name} has no field for {key!r}")
-        sub = field.message_type
-        if sub is not None and sub.GetOptions().map_entry:
-            getattr(msg, target).update(value)
-        elif field.is_repeated and sub is not None:
-            for item in value:
-                _copy(getattr(msg, target).add(), item)
-        elif field.is_repeated:
-            getattr(msg, target).extend(_value(field, v) for v in value)
-        elif sub is not None:
-            _copy(getattr(msg, target), value)
-        else:
-            setattr(msg, target, _value(field, value))
-    return msg
-
-
-EVENT_KINDS = frozenset(f.name for f in pb.Event.DESCRIPTOR.oneofs_by_name["kind"].fields)
+ADAPTER: TypedAdapter = TypedAdapter("dynamit_joe", pb, _parse, _format, _WORDS, _KEYS)
+"""Converts between the engine's Dynamit Joe data and partida.games.dynamit_joe.v1."""
+action_to_proto, action_from_proto = ADAPTER.action_to_proto, ADAPTER.action_from_proto
+event_to_proto, view_to_proto = ADAPTER.event_to_proto, ADAPTER.view_to_proto
+EVENT_KINDS = ADAPTER.event_kinds
 """Every event kind the typed Event carries: the names of its oneof's cases."""
-
-
-def _fitted(msg: Any, data: Any, what: str) -> Any:
-    try:
-        return _copy(msg, data)
-    except (TypeError, AttributeError, ValueError) as exc:
-        raise ValueError(f"dynamit_joe {what} does not fit its message: {exc}") from exc
-
-
-def event_to_proto(kind: str, data: Mapping[str, Any]) -> pb.Event:
-    """The typed form of an engine event; ValueError for an unknown kind or data key."""
-    if kind not in EVENT_KINDS:
-        raise ValueError(f"unknown dynamit_joe event kind {kind!r}")
-    event = pb.Event()
-    _fitted(getattr(event, kind), data, f"event {kind}")
-    return event
-
-
-def view_to_proto(view: Mapping[str, Any]) -> pb.View:
-    """The typed form of `DynamitJoe.view()`; ValueError for a key the message does not carry."""
-    out: pb.View = _fitted(pb.View(), view, "view")
-    return out
-
-
-class DynamitJoeAdapter:
-    """Converts between the engine's Dynamit Joe data and partida.games.dynamit_joe.v1."""
-
-    game_id = "dynamit_joe"
-    action_to_proto = staticmethod(action_to_proto)
-    action_from_proto = staticmethod(action_from_proto)
-    event_to_proto, view_to_proto = staticmethod(event_to_proto), staticmethod(view_to_proto)
-
-
-ADAPTER = DynamitJoeAdapter()

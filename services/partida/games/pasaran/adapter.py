@@ -14,14 +14,13 @@ new engine data fails loudly instead of vanishing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from google.protobuf.descriptor import Descriptor, FieldDescriptor
-
 from partida.games.pasaran.content import load
 from partida.games.pasaran.v1 import pasaran_pb2 as pb
+from partida.games.typed_copy import EnumWords, Filler, TypedAdapter, chosen, refusal
 
 SIDES = ("rep", "nat")
 
@@ -42,7 +41,7 @@ def _names() -> dict[str, frozenset[str]]:
 def _check(what: str, extra: tuple[str, ...] = ()) -> Callable[[str], str]:
     def check(text: str) -> str:
         if text not in _names()[what] and text not in extra:
-            raise ValueError(f"{text!r} is not a pasaran {what}")
+            raise refusal("pasaran", what, text)
         return text
     return check
 
@@ -109,36 +108,13 @@ def _parse(action_id: str) -> pb.Action:
 
 
 def _format(msg: pb.Action) -> str:
-    case = msg.WhichOneof("kind")
-    if case is None:
-        raise ValueError("pasaran action message is empty: set one case of its oneof `kind`")
-    m = getattr(msg, case)
+    case, m = chosen(msg, "pasaran")
     if case == "play":
         choice = m.WhichOneof("choice")
         tail = ([] if choice is None else [_place(m.attack)] if choice == "attack"
                 else [_unit(m.hq)] if choice == "hq" else ["remove", _unit(m.remove_hq)])
         return ":".join(["play", _card(m.card), *tail])
     return ":".join([case, *(str(check(str(getattr(m, name)))) for name, check in _fields(case))])
-
-
-def action_to_proto(action_id: str) -> pb.Action:
-    """The typed form of an engine action id; ValueError if it is not one."""
-    if not isinstance(action_id, str):
-        raise ValueError(f"a pasaran action id is a string, not {action_id!r}")
-    try:
-        msg = _parse(action_id)
-        canonical = _format(msg)
-    except ValueError as exc:
-        raise ValueError(f"malformed pasaran action {action_id!r}: {exc}") from exc
-    if canonical != action_id:
-        raise ValueError(f"malformed pasaran action {action_id!r} (did you mean {canonical!r}?)")
-    return msg
-
-
-def action_from_proto(msg: pb.Action) -> str:
-    """The engine action id of a typed action; ValueError if the message is empty or names
-    a unit, place, card or chit the content does not have."""
-    return _format(msg)
 
 
 # ----- events and views -----------------------------------------------------------------------
@@ -156,7 +132,7 @@ def _hands(msg: Any, hands: Any) -> None:
         else:
             msg.hands[side].SetInParent()
             for held in hand:
-                _copy(msg.hands[side].cards.add(), held)
+                ADAPTER.copy(msg.hands[side].cards.add(), held)
 
 
 def _offer_cards(msg: Any, cards: Any) -> None:
@@ -191,7 +167,7 @@ def _stacks(msg: Any, stacks: Any) -> None:
 
 
 # (message name, data key) -> field name, or a function filling the message from the value.
-_KEYS: dict[tuple[str, str], str | Callable[[Any, Any], None]] = {
+_KEYS: dict[tuple[str, str], str | Filler] = {
     ("Round", "fire"): _fire,
     ("View", "hands"): _hands,
     ("Offer", "cards"): _offer_cards,
@@ -201,87 +177,10 @@ _KEYS: dict[tuple[str, str], str | Callable[[Any, Any], None]] = {
 }
 
 
-def _fill(msg: Any, field: FieldDescriptor, value: Any) -> None:
-    """Set one field (not a map) from the engine's value."""
-    name, sub = field.name, field.message_type
-    if field.is_repeated:
-        if sub is None:
-            getattr(msg, name).extend(value)
-        else:
-            for item in value:
-                _copy(getattr(msg, name).add(), item)
-    elif sub is not None:
-        _copy(getattr(msg, name), value)
-    else:
-        setattr(msg, name, value)
-
-
-def _fill_map(target: Any, entry: Descriptor, value: Mapping[str, Any]) -> None:
-    """Every map of these messages is keyed by a string (side, place, unit, option)."""
-    val = entry.fields_by_name["value"]
-    for k, v in value.items():
-        if val.message_type is not None:
-            _copy(target[k], v)
-        else:
-            target[k] = v
-
-
-def _copy(msg: Any, data: Mapping[str, Any]) -> Any:
-    """Copy `data` into `msg` key by key (None leaves a field unset); returns `msg`."""
-    if not isinstance(data, Mapping):
-        raise ValueError(f"pasaran {msg.DESCRIPTOR.name} wants a mapping, not {data!r}")
-    msg.SetInParent()
-    for key, value in data.items():
-        target = _KEYS.get((msg.DESCRIPTOR.name, key), key)
-        if value is None:
-            continue
-        if callable(target):
-            target(msg, value)
-            continue
-        field = msg.DESCRIPTOR.fields_by_name.get(target)
-        if field is None:
-            raise ValueError(f"pasaran {msg.DESCRIPTOR.name} has no field for {key!r}")
-        sub = field.message_type
-        if sub is not None and sub.GetOptions().map_entry:
-            _fill_map(getattr(msg, target), sub, value)
-        else:
-            _fill(msg, field, value)
-    return msg
-
-
-EVENT_KINDS = frozenset(f.name for f in pb.Event.DESCRIPTOR.oneofs_by_name["kind"].fields)
+# No enum field here: every word the engine writes (a side, a kind) travels as text.
+ADAPTER: TypedAdapter = TypedAdapter("pasaran", pb, _parse, _format, EnumWords("pasaran"), _KEYS)
+"""Converts between the engine's ¿Pasarán? data and partida.games.pasaran.v1."""
+action_to_proto, action_from_proto = ADAPTER.action_to_proto, ADAPTER.action_from_proto
+event_to_proto, view_to_proto = ADAPTER.event_to_proto, ADAPTER.view_to_proto
+EVENT_KINDS = ADAPTER.event_kinds
 """Every event kind the typed Event carries: the names of its oneof's cases."""
-
-
-def _fitted(msg: Any, data: Any, what: str) -> Any:
-    try:
-        return _copy(msg, data)
-    except (TypeError, AttributeError, ValueError) as exc:
-        raise ValueError(f"pasaran {what} does not fit its message: {exc}") from exc
-
-
-def event_to_proto(kind: str, data: Mapping[str, Any]) -> pb.Event:
-    """The typed form of an engine event; ValueError for an unknown kind or data key."""
-    if kind not in EVENT_KINDS:
-        raise ValueError(f"unknown pasaran event kind {kind!r}")
-    event = pb.Event()
-    _fitted(getattr(event, kind), data, f"event {kind}")
-    return event
-
-
-def view_to_proto(view: Mapping[str, Any]) -> pb.View:
-    """The typed form of `Pasaran.view()`; ValueError for a key the message does not carry."""
-    out: pb.View = _fitted(pb.View(), view, "view")
-    return out
-
-
-class PasaranAdapter:
-    """Converts between the engine's ¿Pasarán? data and partida.games.pasaran.v1."""
-
-    game_id = "pasaran"
-    action_to_proto = staticmethod(action_to_proto)
-    action_from_proto = staticmethod(action_from_proto)
-    event_to_proto, view_to_proto = staticmethod(event_to_proto), staticmethod(view_to_proto)
-
-
-ADAPTER = PasaranAdapter()
