@@ -5,13 +5,11 @@ and view converts key for key, and ids and messages naming what the content does
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
-from google.protobuf import json_format
 
 from partida.engine import Event, LocalRng
 from partida.engine.bots import play_match
@@ -20,16 +18,12 @@ from partida.games.pasaran import Pasaran
 from partida.games.pasaran.adapter import (
     ADAPTER,
     EVENT_KINDS,
-    action_from_proto,
-    action_to_proto,
-    event_to_proto,
     view_to_proto,
 )
 from partida.games.pasaran.bots import BOTS
 from partida.games.pasaran.v1 import pasaran_pb2 as pb
-from partida.platform.errors import InvalidArgument
-from partida.rules import protos
-from partida.v1 import common_pb2
+
+from .. import adapter_kit as kit
 
 GAME = Pasaran()
 SOURCES = Path(__file__).parents[3] / "services" / "partida" / "games" / "pasaran"
@@ -59,14 +53,8 @@ def played() -> dict[str, Any]:
 
 
 def test_every_action_id_round_trips(played: dict[str, Any]) -> None:
-    cases = set()
-    for action_id in sorted(played["ids"]):
-        msg = action_to_proto(action_id)
-        assert action_from_proto(msg) == action_id
-        again = pb.Action.FromString(msg.SerializeToString())
-        assert action_from_proto(again) == action_id
-        cases.add(msg.WhichOneof("kind"))
-    every = {f.name for f in pb.Action.DESCRIPTOR.oneofs_by_name["kind"].fields}
+    cases = kit.round_trip(ADAPTER, pb.Action, played["ids"])
+    every = kit.every_case(pb.Action)
     assert len(cases) >= len(every) - 4, every - cases
 
 
@@ -86,8 +74,7 @@ def test_every_action_id_round_trips(played: dict[str, Any]) -> None:
      pb.Action(reassemble=pb.Action.Reassemble(unit="n_reg3", spare="n_reg6"))),
 ])
 def test_typed_forms(action_id: str, typed: pb.Action) -> None:
-    assert action_to_proto(action_id) == typed
-    assert action_from_proto(typed) == action_id
+    kit.check_typed_form(ADAPTER, action_id, typed)
 
 
 @pytest.mark.parametrize("action_id", [
@@ -96,8 +83,7 @@ def test_typed_forms(action_id: str, typed: pb.Action) -> None:
     "declare:1", "play", "play:joker", "play:get_hq:hq_nobody", "play:hq:remove",
     "end:now", "loss:trenches", "fight:"])
 def test_malformed_ids_raise_value_error(action_id: str) -> None:
-    with pytest.raises(ValueError, match="pasaran"):
-        action_to_proto(action_id)
+    kit.check_refused_id(ADAPTER, action_id)
 
 
 @pytest.mark.parametrize(("msg", "says"), [
@@ -113,17 +99,11 @@ def test_malformed_ids_raise_value_error(action_id: str) -> None:
     (pb.Action(play=pb.Action.Play(card="hq", remove_hq="hq_franco")), "not a pasaran unit"),
 ])
 def test_malformed_messages_are_refused_clearly(msg: pb.Action, says: str) -> None:
-    with pytest.raises(ValueError, match=says):
-        action_from_proto(msg)
-    wrapped = common_pb2.Action(pasaran=msg)
-    with pytest.raises(InvalidArgument, match=says):
-        protos.action_id("pasaran", wrapped)
+    kit.check_refused_message(ADAPTER, msg, says)
 
 
 def test_the_services_accept_a_typed_action() -> None:
-    wrapped = common_pb2.Action(pasaran=action_to_proto("rail:hq_mola:segovia"))
-    assert protos.action_id("pasaran", wrapped) == "rail:hq_mola:segovia"
-    assert protos.adapter_for("pasaran") is ADAPTER
+    kit.check_services_accept(ADAPTER, "rail:hq_mola:segovia")
 
 
 # ----- events and views: the engine's data in the typed message's shape ----------------------
@@ -159,28 +139,12 @@ def _shaped(data: Any, key: str = "") -> Any:
     return data
 
 
-def _strip(data: Any, key: str = "") -> Any:
-    """Drop what proto3 may leave unsent: None, and false, zero and empty values of fields."""
-    if isinstance(data, Mapping):
-        out = {k: _strip(v, k) for k, v in data.items()}
-        if key in MAPS:
-            return out
-        return {k: v for k, v in out.items()
-                if v not in (None, False, 0, "") and v != [] and v != {}}
-    if isinstance(data, list):
-        return [_strip(v) for v in data]
-    return data
-
-
 def _same(msg: Any, data: Mapping[str, Any]) -> bool:
-    plain = json_format.MessageToDict(msg, preserving_proto_field_name=True)
-    return bool(_strip(plain) == _strip(_shaped(data)))
+    return bool(kit.strip(kit.plain(msg), MAPS) == kit.strip(_shaped(data), MAPS))
 
 
 def _check_event(e: Event) -> None:
-    typed = event_to_proto(e.kind, e.data)
-    assert typed.WhichOneof("kind") == e.kind
-    assert _same(getattr(typed, e.kind), e.data), (e.kind, e.data)
+    assert _same(kit.typed_event(ADAPTER, e), e.data), (e.kind, e.data)
 
 
 def test_every_event_in_play_converts_key_for_key(played: dict[str, Any]) -> None:
@@ -191,9 +155,7 @@ def test_every_event_in_play_converts_key_for_key(played: dict[str, Any]) -> Non
 
 
 def test_every_event_kind_the_engine_writes_has_a_typed_case() -> None:
-    written = set()
-    for source in SOURCES.glob("*.py"):
-        written |= set(re.findall(r'Event\("([a-z_]+)"', source.read_text()))
+    written = kit.written_event_kinds(SOURCES)
     written |= {"move", "rail", "coast", "rebase", "airlift", "invade",   # Event(verb, ...)
                 "repair", "build", "rebuild"}
     assert written == EVENT_KINDS
@@ -238,9 +200,4 @@ def test_fog_hides_in_the_typed_view_too() -> None:
 
 
 def test_unknown_data_is_refused() -> None:
-    with pytest.raises(ValueError, match="unknown pasaran event kind"):
-        event_to_proto("earthquake", {})
-    with pytest.raises(ValueError, match="has no field for 'colour'"):
-        event_to_proto("placed", {"unit": "r_mil1", "colour": "red"})
-    with pytest.raises(ValueError, match="has no field for 'snow'"):
-        view_to_proto({"snow": True})
+    kit.check_unknown_data_refused(ADAPTER, "placed", {"unit": "r_mil1"}, "snow")
