@@ -17,6 +17,12 @@ from typing import Any
 import grpc
 
 from partida.platform.calls import request_id_var
+from partida.v1 import (  # noqa: F401 (loaded so that reflection can describe them)
+    dice_pb2,
+    matchmaking_pb2,
+    persistence_pb2,
+    players_pb2,
+)
 
 # service -> the methods clients may call through the front door (None: all of them)
 PUBLIC: dict[str, frozenset[str] | None] = {
@@ -36,6 +42,12 @@ class Forwarder(grpc.GenericRpcHandler):
 
     def __init__(self, channels: Mapping[str, grpc.Channel]) -> None:
         self._channels = {name: ch for name, ch in channels.items() if name in PUBLIC}
+
+    @property
+    def service_names(self) -> tuple[str, ...]:
+        """The services passed on, for reflection to list (their schema is the whole service;
+        the methods not passed answer UNIMPLEMENTED here)."""
+        return tuple(self._channels)
 
     def service(self, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler | None:
         service, _, method = details.method.lstrip("/").partition("/")

@@ -56,8 +56,9 @@ class Server:
         if handlers:  # e.g. the front door's pass-through to other services
             self.server.add_generic_rpc_handlers(tuple(handlers))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        passed = [n for h in handlers for n in getattr(h, "service_names", ())]
         reflection.enable_server_reflection(
-            [*self._names, health.SERVICE_NAME, reflection.SERVICE_NAME], self.server)
+            [*self._names, *passed, health.SERVICE_NAME, reflection.SERVICE_NAME], self.server)
         self.port = self.server.add_insecure_port(address)
         if self.port == 0:
             raise RuntimeError(f"cannot listen on {address}")

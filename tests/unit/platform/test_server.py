@@ -26,25 +26,49 @@ def status(channel: grpc.Channel, service: str = "") -> int:
     return stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=5).status
 
 
+def _reflected(port: int, symbol: str) -> tuple[set[str], bytes]:
+    """The services reflection lists at `port`, and the schema file describing `symbol`."""
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+        answers = stub.ServerReflectionInfo(
+            iter([reflection_pb2.ServerReflectionRequest(list_services="")]))
+        names = {s.name for s in next(answers).list_services_response.service}
+        described = next(stub.ServerReflectionInfo(iter([
+            reflection_pb2.ServerReflectionRequest(file_containing_symbol=symbol)])))
+    return names, b"".join(described.file_descriptor_response.file_descriptor_proto)
+
+
 def test_reflection_lists_every_service_of_the_embedded_server(tmp_path: Path):
     process = build("all", Settings(database_url=f"sqlite:///{tmp_path / 'p.db'}", port=0))
     process.start()
     try:
-        with grpc.insecure_channel(f"127.0.0.1:{process.server.port}") as channel:
-            stub = reflection_pb2_grpc.ServerReflectionStub(channel)
-            answers = stub.ServerReflectionInfo(
-                iter([reflection_pb2.ServerReflectionRequest(list_services="")]))
-            names = {s.name for s in next(answers).list_services_response.service}
-            described = next(stub.ServerReflectionInfo(iter([
-                reflection_pb2.ServerReflectionRequest(
-                    file_containing_symbol="partida.v1.RulesService")])))
+        names, schema = _reflected(process.server.port, "partida.v1.RulesService")
     finally:
         process.stop(0)
     assert names == {"partida.v1.RulesService", "partida.v1.DiceService",
                      "partida.v1.PersistenceService", "partida.v1.PlayersService",
                      "partida.v1.MatchmakingService", "grpc.health.v1.Health",
                      "grpc.reflection.v1alpha.ServerReflection"}
-    assert described.file_descriptor_response.file_descriptor_proto  # the schema itself
+    assert b"SubmitAction" in schema  # the schema itself
+
+
+def test_reflection_on_the_rules_port_also_lists_the_services_it_passes_on(tmp_path: Path):
+    """A rules process alone is the public address of a split deployment (platform/forward):
+    a client exploring it with reflection finds the services it forwards, and their schema,
+    although they run elsewhere (here nowhere: reflection needs no peer to answer)."""
+    nowhere = "127.0.0.1:9"
+    process = build("rules", Settings(database_url=f"sqlite:///{tmp_path / 'p.db'}", port=0,
+                                      dice_address=nowhere, persistence_address=nowhere,
+                                      matchmaking_address=nowhere))
+    process.start()
+    try:
+        names, schema = _reflected(process.server.port, "partida.v1.MatchmakingService")
+    finally:
+        process.stop(0)
+    assert {"partida.v1.RulesService", "partida.v1.MatchmakingService",
+            "partida.v1.PlayersService", "partida.v1.PersistenceService",
+            "partida.v1.DiceService"} <= names
+    assert b"CreateTicket" in schema
 
 
 def test_health_waits_for_every_dependency_check(tmp_path: Path):
