@@ -14,7 +14,8 @@ import multiprocessing as mp
 import statistics
 import time
 import uuid
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import grpc
 import psutil
@@ -43,6 +44,7 @@ class Load:
     latencies: list[float]  # submit-action round trips, seconds
     errors: int = 0         # calls refused or failed (the client re-read and went on)
     server_cpu: float = 0.0  # CPU seconds the stack's processes used meanwhile
+    server_cpu_by: dict[str, float] = field(default_factory=dict)  # the same, by process
     client_cpu: float = 0.0  # CPU seconds of the client processes
 
     @property
@@ -148,28 +150,35 @@ def _cpu_seconds(pids: list[int]) -> float:
 
 
 def client_load(addresses: list[str], matches: int = 200, seconds: float = 20.0,
-                processes: int = 2, server_pids: list[int] = ()) -> Load:
+                processes: int = 2, server_pids: Mapping[str, list[int]] | None = None
+                ) -> Load:
     """Scripted clients over `processes` processes, spread over the rules replicas given;
-    the CPU time of `server_pids` is measured over the same window."""
+    the CPU time of the `server_pids` (by process name) is measured over the same window."""
     jobs = [(addresses[i % len(addresses)], matches // processes, seconds)
             for i in range(processes)]
-    start, cpu = time.monotonic(), _cpu_seconds(list(server_pids))
+    pids = dict(server_pids or {})
+    start, cpu = time.monotonic(), {name: _cpu_seconds(p) for name, p in pids.items()}
     with mp.get_context("spawn").Pool(processes) as pool:
         results = pool.map(_client_process, jobs)
     elapsed = time.monotonic() - start
+    used = {name: _cpu_seconds(p) - cpu[name] for name, p in pids.items()}
     return Load(sum(r[0] for r in results), elapsed, [x for r in results for x in r[1]],
-                sum(r[2] for r in results), _cpu_seconds(list(server_pids)) - cpu,
+                sum(r[2] for r in results), sum(used.values()), used,
                 sum(r[3] for r in results))
 
 
-def stack_pids(stack: Stack, *urls: str) -> list[int]:
-    """The stack's processes, and the Redis and PostgreSQL servers listening at `urls`."""
-    pids = [p.pid for p in stack.procs.values()]
-    ports = {int(u.rsplit(":", 1)[1].split("/")[0]) for u in urls}
+def stack_pids(stack: Stack, *urls: str) -> dict[str, list[int]]:
+    """The stack's processes by name (rules replicas together), and the Redis and PostgreSQL
+    servers listening at `urls` (with their children: PostgreSQL's backends)."""
+    pids: dict[str, list[int]] = {}
+    for name, proc in stack.procs.items():
+        pids.setdefault(name.split("-")[0], []).append(proc.pid)
+    ports = {int(u.rsplit(":", 1)[1].split("/")[0]): u.split(":")[0].split("+")[0] for u in urls}
     for conn in psutil.net_connections("tcp"):
         if conn.status == psutil.CONN_LISTEN and conn.laddr.port in ports and conn.pid:
             server = psutil.Process(conn.pid)
-            pids += [server.pid, *(c.pid for c in server.children(recursive=True))]
+            pids[ports[conn.laddr.port]] = [
+                server.pid, *(c.pid for c in server.children(recursive=True))]
     return pids
 
 
@@ -281,12 +290,15 @@ def run_split(seconds: float = 20.0) -> dict[str, float]:
         out.update(client_actions_per_s=load.rate, submit_p50_ms=load.pct(0.5),
                    submit_p99_ms=load.pct(0.99), client_errors=load.errors,
                    server_cpu_ms_per_action=server_ms, client_cpu_ms_per_action=client_ms)
+        out.update({f"  of which {name}": cpu * 1000 / max(1, load.actions)
+                    for name, cpu in sorted(load.server_cpu_by.items())})
         out["redis_bytes_per_live_match"] = redis_bytes_per_match(r)
         out["db_rows_per_action"] = rows_per_action(pg)
         out["matchmaking_seats_per_s"] = matchmaking_load(stack.addresses["matchmaking"])
     with postgres_server() as pg, redis_server() as r, split_stack(r, pg, worker=True) as stack:
         _, alone, _ = bot_load(stack, matches=1, seconds=seconds / 2)
-        rate, p50, cpu = bot_load(stack, seconds=seconds, pids=stack_pids(stack, r, pg))
+        every = [pid for pids in stack_pids(stack, r, pg).values() for pid in pids]
+        rate, p50, cpu = bot_load(stack, seconds=seconds, pids=every)
         out.update(bot_turn_p50_ms_one_match=alone, bot_actions_per_s=rate,
                    bot_turn_p50_ms_100_matches=p50, bot_cpu_ms_per_action=cpu)
     return out
