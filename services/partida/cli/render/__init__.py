@@ -8,7 +8,15 @@ from typing import Any, Protocol
 
 from rich.console import RenderableType
 
-from partida.cli.render import dynamit_joe, dynamit_joe_events, generic, montanas, montanas_events
+from partida.cli.render import (
+    dynamit_joe,
+    dynamit_joe_events,
+    generic,
+    montanas,
+    montanas_events,
+    pasaran,
+    pasaran_events,
+)
 from partida.engine import Outcome
 
 
@@ -30,6 +38,7 @@ GENERIC = Renderer(generic.render, generic.Narrator, generic.summary)
 RENDERERS: dict[str, Renderer] = {
     "montanas": Renderer(montanas.render, montanas_events.Narrator, montanas.summary),
     "dynamit_joe": Renderer(dynamit_joe.render, dynamit_joe_events.Narrator, dynamit_joe.summary),
+    "pasaran": Renderer(pasaran.render, pasaran_events.Narrator, pasaran.summary),
 }
 
 
