@@ -9,6 +9,8 @@ from typing import Any, Protocol
 from rich.console import RenderableType
 
 from partida.cli.render import (
+    batallitas,
+    batallitas_events,
     dynamit_joe,
     dynamit_joe_events,
     generic,
@@ -39,6 +41,7 @@ RENDERERS: dict[str, Renderer] = {
     "montanas": Renderer(montanas.render, montanas_events.Narrator, montanas.summary),
     "dynamit_joe": Renderer(dynamit_joe.render, dynamit_joe_events.Narrator, dynamit_joe.summary),
     "pasaran": Renderer(pasaran.render, pasaran_events.Narrator, pasaran.summary),
+    "batallitas": Renderer(batallitas.render, batallitas_events.Narrator, batallitas.summary),
 }
 
 
