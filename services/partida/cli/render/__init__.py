@@ -9,6 +9,8 @@ from typing import Any, Protocol
 from rich.console import RenderableType
 
 from partida.cli.render import (
+    bandas,
+    bandas_events,
     batallitas,
     batallitas_events,
     dynamit_joe,
@@ -42,6 +44,7 @@ RENDERERS: dict[str, Renderer] = {
     "dynamit_joe": Renderer(dynamit_joe.render, dynamit_joe_events.Narrator, dynamit_joe.summary),
     "pasaran": Renderer(pasaran.render, pasaran_events.Narrator, pasaran.summary),
     "batallitas": Renderer(batallitas.render, batallitas_events.Narrator, batallitas.summary),
+    "bandas": Renderer(bandas.render, bandas_events.Narrator, bandas.summary),
 }
 
 
