@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rich.console import RenderableType
@@ -27,6 +27,26 @@ def describe_event(kind: str, data: Mapping[str, Any]) -> str:
     fields = ", ".join(f"{k}={json.dumps(v, default=str, ensure_ascii=False)}"
                        for k, v in data.items())
     return f"{kind}: {fields}" if fields else kind
+
+
+class TableNarrator:
+    """A narrator with a sentence per event kind in `LINES` (kind -> say(narrator, data)); a
+    kind it has no sentence for, or an event shaped otherwise than its sentence expects, is
+    shown raw; `action` is left to the caller (None)."""
+
+    LINES: Mapping[str, Callable[[Any, Mapping[str, Any]], str]] = {}
+
+    def learn(self, view: Mapping[str, Any]) -> None:
+        pass
+
+    def line(self, kind: str, data: Mapping[str, Any]) -> str | None:
+        if kind == "action":
+            return None
+        say = self.LINES.get(kind)
+        try:
+            return say(self, data) if say else describe_event(kind, data)
+        except (KeyError, TypeError, ValueError, IndexError):
+            return describe_event(kind, data)
 
 
 class Narrator:
