@@ -9,12 +9,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from partida.cli.render.bandas import STATES, gang_name, humanize
-from partida.cli.render.generic import describe_event as generic_line
+from partida.cli.render.generic import TableNarrator
 
 Data = Mapping[str, Any]
 
 
-class Narrator:
+class Narrator(TableNarrator):
     def __init__(self) -> None:
         self.names: dict[str, str] = {}
         self.gangs: dict[int, str] = {}
@@ -30,16 +30,6 @@ class Narrator:
 
     def gang(self, seat: Any) -> str:
         return self.gangs.get(int(seat), f"seat {seat}")
-
-    def line(self, kind: str, data: Data) -> str | None:
-        """The sentence for one event; None for the `action` event (the caller names it)."""
-        if kind == "action":
-            return None
-        say = _LINES.get(kind)
-        try:
-            return say(self, data) if say else generic_line(kind, data)
-        except (KeyError, TypeError, ValueError, IndexError):   # shaped otherwise: show it raw
-            return generic_line(kind, data)
 
 
 def at(p: Any) -> str:
@@ -158,5 +148,6 @@ _LINES: dict[str, Callable[[Narrator, Data], str]] = {
     "match_over": _over,
 }
 
+Narrator.LINES = _LINES
 KINDS = frozenset(_LINES)
 """Every event kind with its own sentence."""

@@ -10,14 +10,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from partida.cli.render.batallitas import card_title, humanize, labels, weapon_name
-from partida.cli.render.generic import describe_event as generic_line
+from partida.cli.render.generic import TableNarrator
 
 Data = Mapping[str, Any]
 RESULTS = {"critical": "a critical", "success": "a success", "failure": "a failure",
            "screw_up": "a screw-up"}
 
 
-class Narrator:
+class Narrator(TableNarrator):
     def __init__(self) -> None:
         self.noses: dict[str, str] = {}
         self.squads: dict[int, str] = {}
@@ -36,16 +36,6 @@ class Narrator:
 
     def squad(self, index: Any) -> str:
         return self.squads.get(index, f"squad {index}")
-
-    def line(self, kind: str, data: Data) -> str | None:
-        """The sentence for one event; None for the `action` event (the caller names it)."""
-        if kind == "action":
-            return None
-        say = _LINES.get(kind)
-        try:
-            return say(self, data) if say else generic_line(kind, data)
-        except (KeyError, TypeError, ValueError, IndexError):   # shaped otherwise: show it raw
-            return generic_line(kind, data)
 
 
 def cell(p: Any) -> str:
@@ -229,5 +219,6 @@ _LINES: dict[str, Callable[[Narrator, Data], str]] = {
     "match_over": lambda n, d: f"Match over: {d.get('side') or 'nobody'} won: {d['reason']}",
 }
 
+Narrator.LINES = _LINES
 KINDS = frozenset(_LINES)
 """Every event kind with its own sentence."""
