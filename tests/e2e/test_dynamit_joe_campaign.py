@@ -5,6 +5,7 @@ read the standings the persistence service derives from the finished matches."""
 
 from __future__ import annotations
 
+import re
 import time
 import uuid
 
@@ -16,6 +17,7 @@ from partida.platform.auth import Authority
 from partida.v1 import common_pb2, matchmaking_pb2, persistence_pb2, rules_pb2
 
 from .play import player
+from .test_client_cli import _client
 
 SCENARIOS = ("arrest", "rivalry")
 
@@ -146,3 +148,35 @@ def test_requests_that_cannot_count_for_the_campaign_are_refused(stack):
     match = create(("posse", "gang")).match  # the refused request left nothing in the way
     assert match.campaign_id == campaign_id
     assert [s.campaign_team for s in match.seats] == ["posse", "gang"]
+
+
+def test_the_terminal_client_opens_plays_and_shows_a_campaign(stack):
+    """`partida client campaign open|show` and `partida client play --campaign --team`: the
+    scenario played (the other seat filled by a bot, which scores for no team) is the one
+    the standings count, with the point going as the match ended (Rulebook 9)."""
+    opened = _client(stack, "campaign", "open", "dynamit_joe", "--team", "posse=cli-ana",
+                     "--team", "gang=cli-cy", "--player", "cli-ana")
+    assert opened.returncode == 0, opened.stderr
+    campaign_id = re.search(r"Campaign ([0-9a-z-]+) opened", opened.stdout).group(1)
+    assert "to play" in opened.stdout and "under way" in opened.stdout
+
+    played = _client(stack, "play", "dynamit_joe", "--scenario", "arrest", "--campaign",
+                     campaign_id, "--team", "posse", "--auto", "heuristic",
+                     "--player", "cli-ana", timeout=300)
+    assert played.returncode == 0, played.stderr
+    match_id = re.search(r"match ([0-9a-f]{32})", played.stdout).group(1)
+
+    ana = player(stack)  # any player may read a finished match and a campaign
+    match = ana.call(ana.rules, "GetMatch", rules_pb2.GetMatchRequest(match_id=match_id)).match
+    assert match.campaign_id == campaign_id
+    posse_won = any(s.campaign_team == "posse" and s.seat in match.outcome.winners
+                    for s in match.seats)
+    _standings(ana, campaign_id, 1)  # the match is closed in the database just after its end
+    shown = _client(stack, "campaign", "show", campaign_id)
+    assert shown.returncode == 0, shown.stderr
+    assert re.search(rf"arrest\s*│\s*{match_id}\s*│\s*{'posse' if posse_won else 'no team'}",
+                     shown.stdout)
+    assert re.search(rf"posse[^│]*│\s*1\s*│\s*{int(posse_won)}\s*│\s*1\s*│", shown.stdout)
+
+    refused = _client(stack, "play", "dynamit_joe", "--campaign", campaign_id)
+    assert refused.returncode != 0 and "--campaign and --team go together" in refused.stderr

@@ -5,18 +5,20 @@ watch   follow a match live as a spectator
 replay  step through a finished match from its log
 verify  check a finished match: dice against the revealed seed, the log's hash chain, and a
         replay of the log through the engine
+campaign open | show   open a campaign between teams, read its standings
 """
 
 from __future__ import annotations
 
 import json
-import os
 import uuid
 from typing import Any
 
 import grpc
 import typer
 
+from partida.cli.campaign import campaign
+from partida.cli.connect import API_KEY, PLAYER, SERVER, connect
 from partida.cli.prompt import DEFAULT, QUIT, ask
 from partida.cli.remote import Remote
 from partida.cli.render import renderer_for
@@ -25,39 +27,26 @@ from partida.engine import Action, LocalRng
 from partida.rules.audit import audit
 
 client = typer.Typer(name="client", no_args_is_help=True, help=__doc__.splitlines()[0])
-
-SERVER = typer.Option(os.environ.get("PARTIDA_SERVER", "127.0.0.1:50051"), "--server",
-                      help="host:port of the partida server")
-API_KEY = typer.Option(os.environ.get("PARTIDA_API_KEY", "dev-key"), "--api-key",
-                       help="integrator API key used to log the player in")
-PLAYER = typer.Option(os.environ.get("USER", "player"), "--player", help="player name")
-
-
-def _connect(server: str, api_key: str, player: str) -> Remote:
-    # In a split deployment each service may answer elsewhere: PARTIDA_<SERVICE>_ADDRESS.
-    addresses = {svc: os.environ[f"PARTIDA_{svc.upper()}_ADDRESS"]
-                 for svc in ("rules", "matchmaking", "persistence", "dice")
-                 if os.environ.get(f"PARTIDA_{svc.upper()}_ADDRESS")}
-    remote = Remote(server, addresses=addresses)
-    try:
-        remote.login(api_key, player)
-    except grpc.RpcError as e:
-        raise typer.BadParameter(f"cannot log in at {server}: {e.details()}") from None
-    return remote
-
+client.add_typer(campaign, name="campaign")
 
 @client.command()
 def play(game: str, scenario: str = typer.Option("", help="scenario id (default: any)"),
          seats: int = typer.Option(0, help="seats at the table (default: smallest)"),
          fill_with_bots: bool = typer.Option(True, help="complete the table with bots"),
          auto: str = typer.Option("", help="let this local bot play the seat, e.g. heuristic"),
+         campaign_id: str = typer.Option("", "--campaign",
+                                         help="play a scenario of this campaign (with --team)"),
+         team: str = typer.Option("", help="your team in the campaign"),
          server: str = SERVER, api_key: str = API_KEY, player: str = PLAYER) -> None:
     """Find a match through matchmaking and play it to the end."""
+    if bool(campaign_id) != bool(team):
+        raise typer.BadParameter("--campaign and --team go together")
     term = Terminal()
-    remote = _connect(server, api_key, player)
+    remote = connect(server, api_key, player)
     term.say(f"Logged in as {player}; looking for a {game} match...")
     ticket = None
-    for ticket in remote.find_match(game, scenario, seats, fill_with_bots, uuid.uuid4().hex):
+    for ticket in remote.find_match(game, scenario, seats, fill_with_bots, uuid.uuid4().hex,
+                                    campaign_id, team):
         term.say(f"ticket {ticket.ticket_id}: {_status(ticket.status)}")
     if ticket is None or not ticket.match_id:
         raise typer.Exit(1)
@@ -138,7 +127,7 @@ def watch(match_id: str, server: str = SERVER, api_key: str = API_KEY,
           player: str = PLAYER) -> None:
     """Follow a match live as a spectator until it ends."""
     term = Terminal()
-    remote = _connect(server, api_key, player)
+    remote = connect(server, api_key, player)
     _, view, _, _ = remote.view(match_id, None)
     renderer = renderer_for(str(view.get("game", "")))
     narrator = renderer.narrator()
@@ -158,7 +147,7 @@ def replay(match_id: str, server: str = SERVER, api_key: str = API_KEY,
            player: str = PLAYER) -> None:
     """Print every recorded action of a finished match with its events."""
     term = Terminal()
-    remote = _connect(server, api_key, player)
+    remote = connect(server, api_key, player)
     log = remote.match_log(match_id)
     renderer = renderer_for(log.match.game_id)
     narrator = renderer.narrator()
@@ -177,7 +166,7 @@ def verify(match_id: str, server: str = SERVER, api_key: str = API_KEY,
            player: str = PLAYER) -> None:
     """Verify a finished match: dice, hash chain and replay. Exit 1 if anything is off."""
     term = Terminal()
-    remote = _connect(server, api_key, player)
+    remote = connect(server, api_key, player)
     log = remote.match_log(match_id)
     published = remote.dice_stream(match_id)
     problems = audit(log.match, list(log.records))

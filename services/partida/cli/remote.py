@@ -76,12 +76,19 @@ class Remote:
     def call(self, stub: Any, method: str, request: Any) -> Any:
         return getattr(stub, method)(request, metadata=self.metadata, timeout=self.timeout)
 
+    def player_id_of(self, api_key: str, name: str) -> str:
+        """The id of the integrator's player `name` (created if new), e.g. a team mate's."""
+        return str(self.players.CreatePlayer(
+            players_pb2.CreatePlayerRequest(display_name=name, external_id=name),
+            metadata=(("x-api-key", api_key),), timeout=self.timeout).player.player_id)
+
     def find_match(self, game: str, scenario: str, seats: int, fill_with_bots: bool,
-                   request_id: str) -> Iterator[Any]:
-        """Open a ticket and yield its states until it is assigned (or ends otherwise)."""
+                   request_id: str, campaign_id: str = "", team: str = "") -> Iterator[Any]:
+        """Open a ticket (in a campaign, for `team`, if one is named) and yield its states
+        until it is assigned (or ends otherwise)."""
         ticket = self.call(self.matchmaking, "CreateTicket", matchmaking_pb2.CreateTicketRequest(
             game_id=game, scenario_id=scenario, seats=seats, fill_with_bots=fill_with_bots,
-            request_id=request_id)).ticket
+            request_id=request_id, campaign_id=campaign_id, campaign_team=team)).ticket
         stream = self.matchmaking.WatchTicket(
             matchmaking_pb2.WatchTicketRequest(ticket_id=ticket.ticket_id),
             metadata=self.metadata)
@@ -120,6 +127,17 @@ class Remote:
     def match_log(self, match_id: str) -> Any:
         return self.call(self.persistence, "GetMatchLog",
                          persistence_pb2.GetMatchLogRequest(match_id=match_id))
+
+    def open_campaign(self, game: str, teams: dict[str, list[str]], request_id: str) -> Any:
+        """A new campaign of `game` between `teams` (team name -> player ids)."""
+        return self.call(self.persistence, "CreateCampaign", persistence_pb2.CreateCampaignRequest(
+            game_id=game, request_id=request_id,
+            teams=[persistence_pb2.CampaignTeam(name=name, player_ids=ids)
+                   for name, ids in teams.items()])).campaign
+
+    def campaign(self, campaign_id: str) -> Any:
+        return self.call(self.persistence, "GetCampaign", persistence_pb2.GetCampaignRequest(
+            campaign_id=campaign_id)).campaign
 
     def dice_stream(self, match_id: str) -> Any:
         return self.call(self.dice, "GetStream", dice_pb2.GetStreamRequest(match_id=match_id))
