@@ -71,13 +71,12 @@ def test_the_map_shows_holders_cities_and_the_stacks_in_area_and_city():
     put(s, "madrid", "n_reg1")
     put(s, "madrid.c", "r_mil1")
     put(s, "madrid", "r_mil2", face="back")
-    text = _text(render(GAME.view(s, 0)))
-    row = _row(text, "Madrid")
-    assert "Nationalists" in row and "Madrid (Republicans)" in row
-    assert "r_mil1 inf 2" in row                       # the city's stack, in its own column
-    madrid = text[text.index(row):].split("\n", 3)[:2]
-    both = " ".join(madrid)
-    assert "Nationalists: n_reg1 inf 3" in both and "Republicans: r_mil2 inf 1 (back)" in both
+    lines = _text(render(GAME.view(s, 0))).splitlines()
+    i = lines.index(_row("\n".join(lines), "Madrid"))
+    area, more, city = lines[i], lines[i + 1], lines[i + 2]
+    assert area.split()[1:5] == ["Nat", "3", "Nat:", "n_reg1"]
+    assert "Rep: r_mil2 inf 1 (back)" in more
+    assert city.split()[:5] == ["└", "Madrid", "(city)", "Rep", "r_mil1"]
 
 
 def test_a_seat_reads_its_own_cards_and_chits_and_only_counts_of_the_others():

@@ -24,6 +24,7 @@ View = Mapping[str, Any]
 
 SIDES = ("rep", "nat")
 NAMES = {"rep": "Republicans", "nat": "Nationalists"}
+SHORT = {"rep": "Rep", "nat": "Nat"}
 STYLES = {"rep": "bold red", "nat": "bold blue"}
 KINDS = {"inf": "inf", "tank": "tank", "hq": "HQ", "air": "air"}
 
@@ -163,30 +164,29 @@ def combat_text(view: View) -> str:
 
 
 def areas(view: View) -> Table:
-    """Every land area (and any other place with units): holder, city and its holder, BP,
-    trenches and the stacks, the area's and the city's apart."""
+    """Every land area (and any other place with units), the city inside it on a row of its
+    own: holder, BP, trenches and the stacks there."""
     table = Table(title="The map", box=box.SIMPLE_HEAD, pad_edge=False, expand=True)
-    for head in ("area", "held by", "city", "BP", "units in the area", "units in the city"):
-        table.add_column(head, overflow="fold", ratio=3 if head.startswith("units") else None)
+    table.add_column("place", no_wrap=True, overflow="ellipsis", max_width=24)
+    table.add_column("held", no_wrap=True)
+    table.add_column("BP", justify="right")
+    table.add_column("units (and trenches)", overflow="fold", ratio=1)
     stacks = _stacks(view)
     trenches: dict[str, list[str]] = {}
     for t in view.get("trenches", []):
-        trenches.setdefault(t["place"], []).append(side_name(t["side"]))
+        trenches.setdefault(t["place"], []).append(SHORT[t["side"]])
     for a in content().map.areas:
         city = f"{a.id}.c"
         if a.kind != "land" and a.id not in stacks and city not in stacks:
             continue
         holder = view["control"].get(a.id)
-        city_cell = Text("-")
+        table.add_row(a.name, Text(SHORT.get(holder, a.kind), style=STYLES.get(holder, "dim")),
+                      str(a.bp) if a.bp else "", _cell(stacks.get(a.id), trenches.get(a.id)))
         if a.city:
-            city_holder = view["city_control"].get(a.id)
-            city_cell = Text(f"{a.city} ({side_name(city_holder)})",
-                             style=STYLES.get(city_holder, ""))
-        table.add_row(Text(a.name), Text(side_name(holder) if holder else a.kind,
-                                         style=STYLES.get(holder, "dim")),
-                      city_cell, str(a.bp) if a.bp else "",
-                      _cell(stacks.get(a.id), trenches.get(a.id)),
-                      _cell(stacks.get(city), trenches.get(city)))
+            holder = view["city_control"].get(a.id)
+            table.add_row(Text(f" └ {a.city} (city)", style="dim"),
+                          Text(SHORT.get(holder, "-"), style=STYLES.get(holder, "")), "",
+                          _cell(stacks.get(city), trenches.get(city)))
     return table
 
 
@@ -210,7 +210,7 @@ def _stacks(view: View) -> dict[str, dict[str, list[str]]]:
 def _cell(by_side: Mapping[str, list[str]] | None, trench: list[str] | None) -> Text:
     by_side = by_side or {}
     both = len(by_side) > 1         # a contested place: say whose each stack is
-    parts = [Text((f"{side_name(side)}: " if both else "") + ", ".join(units),
+    parts = [Text((f"{SHORT.get(side, side)}: " if both else "") + ", ".join(units),
                   style=STYLES.get(side, "")) for side, units in sorted(by_side.items())]
     if trench:
         parts.append(Text("trench: " + ", ".join(trench), style="yellow"))
