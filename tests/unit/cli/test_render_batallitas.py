@@ -100,7 +100,7 @@ def test_noses_stand_at_their_cells_with_their_squad_and_the_dead_are_off_the_ma
     assert _at_cell(lines, 5, 2) != marks["s0.1"]
     text = _text(render(view))
     row = next(line for line in text.splitlines() if line.strip().startswith(marks["s2.1"]))
-    assert "WOUNDED" in row and "1/" in row and "2,6 facing W" in row
+    assert "WOUNDED" in row and "1/" in row and "2,6 W" in row
     dead = next(line for line in text.splitlines() if line.strip().startswith(marks["s0.1"]))
     assert "OUT (dead)" in dead
 

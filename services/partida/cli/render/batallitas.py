@@ -27,9 +27,10 @@ from partida.games.batallitas.world import door_cells, placed_map, scenario_map
 View = Mapping[str, Any]
 
 SIDE_STYLES = ("bold cyan", "bold magenta")
+BLOCK = 24          # map columns drawn side by side (4 + 3 * 24 + 1 characters a line)
 TERRAIN = {"clear": "  ", "obstacle": ",,", "minor": "xx", "major": "XX"}
 BLASTS = {"blocks": "^^", "slows": "~~"}
-STANDING = {"reserve": "waiting to enter", "in_play": "in play", "dead": "OUT (dead)",
+STANDING = {"reserve": "to enter", "in_play": "in play", "dead": "OUT (dead)",
             "gone": "left the board"}
 LEGEND = ("A0 a nose (squad letter, lower case for the second side; number in the squad) · "
           "| -- wall · # ## shut door · : :: open door · ,, obstacle · xx minor · XX major "
@@ -51,6 +52,12 @@ def card_title(cid: Any) -> str:
 
 def weapon_name(wid: Any) -> str:
     return next((w.name for w in content().arsenal.weapons if w.id == wid), humanize(wid))
+
+
+@cache
+def everyones() -> frozenset[str]:
+    """Weapons every nose carries (not worth a word in the table)."""
+    return frozenset(w.id for w in content().arsenal.weapons if w.carried_by_all)
 
 
 def labels(view: View) -> dict[str, str]:
@@ -149,27 +156,35 @@ def _corner(m: Map, x: int, y: int) -> str:
 
 
 def grid(view: View) -> RenderableType:
-    """The map as characters: three columns per cell (the west edge, then the cell)."""
+    """The map as characters, three columns per cell (the west edge, then the cell); a map
+    wider than BLOCK cells is drawn in blocks of columns, one under the other, so that a line
+    fits 80 characters."""
     m = view_map(view)
     if m is None:
         return Text("The boards are still being laid out: " + str(view["boards"]))
+    out = Text()
+    for x0 in range(0, m.width, BLOCK):
+        _block(view, m, range(x0, min(m.width, x0 + BLOCK)), out)
+    out.append(LEGEND, style="dim")
+    return out
+
+
+def _block(view: View, m: Map, xs: range, out: Text) -> None:
     opened = _open_edges(view, m)
     names = labels(view)
     here = {tuple(n["pos"]): n for n in view["noses"] if n["status"] == "in_play" and n["pos"]}
     marked = {tuple(k["pos"]) for k in view["markers"] if k.get("pos")}
     blasts = {tuple(b["pos"]): b["kind"] for b in view["blasts"]}
     flaps = {tuple(c) for c in view["open_flaps"]}
-    out = Text("    " + "".join(f"{x:>2} " for x in range(m.width)) + "\n")
+    out.append("    " + "".join(f"{x:>2} " for x in xs) + "\n")
     for y in range(m.height + 1):
         out.append("   " + "".join(_corner(m, x, y) + _edge(m, opened, ("h", x, y), 2)
-                                   for x in range(m.width)) + _corner(m, m.width, y) + "\n")
+                                   for x in xs) + _corner(m, xs.stop, y) + "\n")
         if y == m.height:
             break
         out.append(f"{y:>2} ")
-        for x in range(m.width + 1):
+        for x in xs:
             out.append(_edge(m, opened, ("v", x, y), 1))
-            if x == m.width:
-                break
             p = (x, y)
             if p in here:
                 n = here[p]
@@ -183,40 +198,46 @@ def grid(view: View) -> RenderableType:
                 cell = m.cell(p)
                 out.append("  " if cell.flap and p in flaps else TERRAIN.get(cell.terrain, "??"),
                            style="dim")
-        out.append("\n")
-    out.append(LEGEND, style="dim")
-    return out
+        out.append(_edge(m, opened, ("v", xs.stop, y), 1) + "\n")
 
 
-def noses(view: View) -> Table:
+def noses(view: View) -> Group:
+    """The squads in one line, then a row per nose (its squad's letter leads its label)."""
     names = labels(view)
+    squads = Text("Squads: ")
+    for i, sq in enumerate(view["squads"]):
+        first = next((names[n["id"]][0] for n in view["noses"] if n["squad"] == sq["index"]), "?")
+        squads.append(("" if i == 0 else ", ") + f"{first} {sq['spec']} ({sq['side']})",
+                      style=side_style(view, sq["side"]))
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for head in ("", "nose", "squad", "where", "pupae", "state", "weapons", "marks"):
-        table.add_column(head, overflow="fold")
+    for head in ("", "nose", "where", "pupae", "state", "weapons", "marks"):
+        table.add_column(head, overflow="fold", ratio=2 if head == "weapons" else None)
     for n in view["noses"]:
         sq = view["squads"][n["squad"]]
         lead = " (leader)" if sq.get("leader") == n["id"] else ""
         most = n["attrs"]["pupae"]
         wounded = n["status"] == "in_play" and n["pupae"] < most
         state = STANDING.get(n["status"], n["status"]) + (" · WOUNDED" if wounded else "")
-        where = f"{n['pos'][0]},{n['pos'][1]} facing {n['facing']}" if n["pos"] and \
+        where = f"{n['pos'][0]},{n['pos'][1]} {n['facing']}" if n["pos"] and \
             n["status"] == "in_play" else "-"
         table.add_row(Text(names[n["id"]], style=side_style(view, sq["side"])),
-                      n["name"] + lead, f"{sq['spec']} ({sq['side']})", where,
-                      f"{n['pupae']}/{most}", state, _weapons(n), _marks(n))
-    return table
+                      n["name"] + lead, where, f"{n['pupae']}/{most}", state, _weapons(n),
+                      _marks(n))
+    return Group(squads, table)
 
 
 def _weapons(n: Mapping[str, Any]) -> str:
     parts = []
     for w in n["weapons"]:
-        text = weapon_name(w)
+        if w in everyones():
+            continue
+        text = weapon_name(w).split(" (")[0]        # the English name without the Spanish
         if w in n["ammo"]:
             text += f" {n['ammo'][w]} shots, {n['spares'].get(w, 0)} spare"
         if w in n["jammed"]:
             text += " JAMMED"
         parts.append(text)
-    parts += [f"{weapon_name(g)} x{k}" for g, k in n["grenades"].items() if k]
+    parts += [f"{weapon_name(g).split(' (')[0]} x{k}" for g, k in n["grenades"].items() if k]
     if n["stowed"]:
         parts.append("stowed: " + ", ".join(weapon_name(w) for w in n["stowed"]))
     return ", ".join(parts) or "-"
