@@ -119,7 +119,7 @@ def test_the_roster_shows_each_models_state_weapons_and_ammunition():
     assert "STUNNED" in _row(text, s.models["mu_grumo"]["name"])
     assert "OUT of action" in _row(text, s.models["mu_sarna"]["name"])
     tuerca = _row(text, s.models["ch_tuerca"]["name"])
-    assert "shotgun (piercing shells)" in tuerca and "improvised" in tuerca
+    assert "shotgun (piercing)" in tuerca and "improvised" in tuerca
 
 
 def test_a_weapon_that_must_reload_is_marked():

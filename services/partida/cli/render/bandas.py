@@ -161,7 +161,7 @@ def _weapons(m: Mapping[str, Any]) -> str:
     for w in m["weapons"]:
         text = humanize(w)
         if w == "shotgun" and m.get("shotgun_ammo"):
-            text += f" ({humanize(m['shotgun_ammo'])} shells)"
+            text += f" ({humanize(m['shotgun_ammo'])})"
         if m.get("reload") == w:
             text += " MUST RELOAD"
         parts.append(text)
@@ -176,23 +176,27 @@ def _where(view: View, m: Mapping[str, Any]) -> str:
 
 
 def roster(view: View) -> Table:
+    """A row per model, gang by gang (the status line names the gangs): grade, place, state,
+    weapons with their ammunition, armour and skills."""
     marks = labels(view)
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title="Models")
-    for head in ("", "model", "gang", "grade", "where (cm)", "state", "weapons (ammo)",
-                 "armour", "skills", "notes"):
-        table.add_column(head, overflow="fold")
-    for mid, m in view["models"].items():
+    for head in ("", "model", "where (cm)", "state", "weapons (ammo)", "armour, skills",
+                 "notes"):
+        table.add_column(head, overflow="fold", ratio=2 if head.startswith("weapons") else None)
+    rows = sorted(view["models"].items(), key=lambda kv: kv[1]["seat"])
+    for i, (mid, m) in enumerate(rows):
         notes = [w for key, w in (("activated", "activated"), ("netted", "netted"),
                                   ("amulet_used", "amulet used")) if m.get(key)]
         if m.get("loot"):
             notes.append(f"{m['loot']} crate(s)")
         if m.get("drugs"):
             notes.append(f"drugs taken {m['drugs']}")
-        table.add_row(Text(marks[mid], style=seat_style(m["seat"])), m["name"],
-                      gang_name(view, m["seat"]), m["grade"], _where(view, m),
-                      STATES.get(m["status"], m["status"]), _weapons(m),
-                      humanize(m["armour"] or "-"), ", ".join(map(humanize, m["skills"])) or "-",
-                      ", ".join(notes))
+        kit = ", ".join(map(humanize, [m["armour"] or "no armour", *m["skills"]]))
+        last = i + 1 == len(rows) or rows[i + 1][1]["seat"] != m["seat"]
+        table.add_row(Text(marks[mid], style=seat_style(m["seat"])),
+                      f"{m['name']} ({m['grade']})", _where(view, m),
+                      STATES.get(m["status"], m["status"]), _weapons(m), kit,
+                      ", ".join(notes), end_section=last)
     return table
 
 
