@@ -153,3 +153,20 @@ def test_summary_names_the_winner(playout):
     assert out.startswith(f"Outcome: the {winner} won (seat {outcome.winners[0]}): ")
     assert state.result["reason"] in out
     assert "MATCH OVER" in _text(render(GAME.view(state, 0)))
+
+
+@pytest.mark.parametrize(("args", "shown", "raw"), [
+    (("pasaran", "--seed", "2"), ("The map", " moves to ", "Initiative to the "), '"units"'),
+    (("batallitas", "--scenario", "last_game", "--seed", "2"),
+     ("Batallitas · The Last Game", "Squads: ", " is activated"), '"noses"'),
+    (("bandas", "--scenario", "street_fight", "--seed", "3"),
+     ("Bandas · Street fight", " is activated", "Models"), '"models"'),
+])
+def test_partida_play_draws_the_new_games_and_tells_their_story(invoke, args, shown, raw):
+    """`partida play <game>` with two bots, for each of the three renderers written together
+    (¿Pasarán?, Batallitas, Bandas): its own picture, events in words, its outcome line, and
+    no raw JSON view."""
+    result = invoke("play", *args, "--players", "2", "--bots", "2", "--no-pause")
+    assert result.exit_code == 0, result.output
+    assert all(text in result.output for text in shown)
+    assert "Outcome: " in result.output and raw not in result.output

@@ -132,8 +132,7 @@ _LINES: dict[str, Callable[[Narrator, Data], str]] = {
                                      f"({d['left']} left)",
     "strategy": lambda n, d: f"The {d['side']} side activates {n.squad(d['squad'])} by "
                              f"strategy ({d['left']} markers left)",
-    "squad_activated": lambda n, d: f"{n.squad(d['squad']).capitalize()} ({d['side']}) is "
-                                    "activated",
+    "squad_activated": lambda n, d: f"{n.squad(d['squad']).capitalize()} is activated",
     "squad_done": lambda n, d: f"{n.squad(d['squad']).capitalize()} is done",
     "nose_done": _nose("is done"),
     "out_of_command": _nose("is out of command"),
