@@ -210,7 +210,7 @@ class Weapon(_Model):
     pupae: PupaeValue
     carried_by_all: bool = False
     sweep: bool = False
-    dual: bool = False
+    dual: bool = False  # may be carried as a pair: listed twice in a nose's weapons
     area: bool = False
     grenade: bool = False
     alert: bool = False  # a heavy weapon that may still fire on alert
@@ -498,6 +498,9 @@ class Content(_Model):
             for n in sq.noses:
                 if not set(n.weapons) <= known or (n.armour and n.armour not in armour):
                     raise ValueError(f"{sq.id}/{n.id}: unknown weapon or armour")
+                for w in self.arsenal.weapons:  # a pair: a `dual` weapon listed twice
+                    if n.weapons.count(w.id) > (2 if w.dual else 1):
+                        raise ValueError(f"{sq.id}/{n.id}: too many {w.id}")
         for sc in self.scenarios:
             for f in sc.forces:
                 if f.squad not in self.squads or self.squads[f.squad].side != f.side:

@@ -4,6 +4,7 @@ shots as interrupts, views and determinization. Rules are cited by heading; RULE
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -547,8 +548,7 @@ class Batallitas(Game[BatallitasState]):
     def _do_unjam(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
         n = self._actor(state)
         T.pay(state, n, A.costs()["unjam"], "unjam")
-        n.jammed.remove(rest)
-        ev.append(Event("unjammed", {"nose": n.id, "weapon": rest}))
+        F.unjam(n, F.weapon(rest), ev)
         self._open_alert(state, n)
 
     def _do_reload(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
@@ -687,16 +687,18 @@ class Batallitas(Game[BatallitasState]):
     def _burst_shot(self, state: BatallitasState, n: Nose, target: tuple[int, int], rng: Rng,
                     ev: list[Event], r: Roll, jam: bool) -> None:
         """One shot of the burst; the burst ends when its shots, the magazine or the weapon
-        (jammed) run out; then any alert nose may answer ("Alert Shot": between shots)."""
+        (jammed) run out; then any alert nose may answer ("Alert Shot": between shots). A pair
+        that loses one of its two to a jam goes on with the other, one shot fewer (Pistols:
+        the +1 is lost; RULES.md decision)."""
         b = state.burst
         assert b is not None
         w = F.weapon(b["weapon"])
-        done = F.shoot(state, field_of(state), rng, n, w, target, alert=False, ev=ev, given=r)
+        rof = F.rate_of_fire(n, w)
+        F.shoot(state, field_of(state), rng, n, w, target, alert=False, ev=ev, given=r)
         self._card_jam(n, w, jam, ev)
-        b["left"] -= 1
+        b["left"] -= 1 + rof - F.rate_of_fire(n, w)
         b["last"] = list(target)
-        if state.burst is not None and (b["left"] <= 0 or done["screw_up"]
-                                        or not F.usable(n, w)):
+        if state.burst is not None and (b["left"] <= 0 or not F.usable(n, w)):
             self._burst_over(state, ev)
         self._open_alert(state, n)
 
@@ -790,10 +792,9 @@ class Batallitas(Game[BatallitasState]):
                            w=w)[0]
 
     def _card_jam(self, n: Nose, w: Any, jam: bool, ev: list[Event]) -> None:
-        """¡¡Cli-cli-clik!!: the weapon jams whatever it is."""
-        if jam and w.id not in n.jammed:
-            n.jammed.append(w.id)
-            ev.append(Event("jammed", {"nose": n.id, "weapon": w.id}))
+        """¡¡Cli-cli-clik!!: the weapon jams whatever it is (one of a pair: RULES.md decision)."""
+        if jam:
+            F.jam(n, w, ev)
 
     def _resolve(self, state: BatallitasState, rng: Rng, ev: list[Event]) -> None:
         """Apply the attack's result; a short or long firearm it jammed opens the enemy's
@@ -801,9 +802,10 @@ class Batallitas(Game[BatallitasState]):
         p = state.pending
         assert p is not None
         n = state.nose(p["nose"])
-        before = list(n.jammed)
+        before = Counter(n.jammed)
         self._result(state, rng, ev)
-        fresh = [w for w in n.jammed if w not in before and F.weapon(w).type in ("short", "long")]
+        fresh = [w for w in Counter(n.jammed) - before
+                 if F.weapon(w).type in ("short", "long")]
         if fresh and n.status == IN_PLAY and state.result is None:
             T.offer_cards(state, 1 - state.seat_of(state.side_of(n)), "on_jam", nose=n.id,
                           weapon=fresh[0])

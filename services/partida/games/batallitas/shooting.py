@@ -28,7 +28,7 @@ def firearms(n: Nose) -> list[str]:
 def usable(n: Nose, w: Weapon, *, alert: bool = False) -> bool:
     """A firearm the nose holds, loaded and not jammed (grenades: one left); on alert only
     short/long ones or a heavy one that allows it."""
-    if w.type == "close" or w.id in n.jammed or n.pajara:
+    if w.type == "close" or working(n, w) <= 0 or n.pajara:
         return False
     if w.grenade:
         if n.grenades.get(w.id, 0) <= 0:
@@ -40,11 +40,53 @@ def usable(n: Nose, w: Weapon, *, alert: bool = False) -> bool:
     return not alert or w.type != "heavy" or w.alert
 
 
+def held(n: Nose, w: Weapon) -> int:
+    """How many of the weapon the nose holds: two for a pair (content lists a `dual` weapon
+    twice: Pistols, Submachine guns), otherwise one (a grenade in hand, or a weapon it has lost,
+    counts as one so that a card may still jam it)."""
+    return max(1, n.weapons.count(w.id))
+
+
+def working(n: Nose, w: Weapon) -> int:
+    """How many of the weapon can fire: those held less those jammed."""
+    return held(n, w) - n.jammed.count(w.id)
+
+
+def paired(n: Nose, w: Weapon) -> bool:
+    return w.dual and held(n, w) >= 2
+
+
+def jam(n: Nose, w: Weapon, ev: list[Event]) -> None:
+    """One more of the weapon jams: a single weapon, or one of a pair (Pistols: a screw-up jams
+    only one of the two); nothing when all are jammed already. An event for a pair says how
+    many of the two still fire."""
+    if working(n, w) <= 0:
+        return
+    n.jammed.append(w.id)
+    ev.append(Event("jammed", weapon_event(n, w)))
+
+
+def unjam(n: Nose, w: Weapon, ev: list[Event]) -> None:
+    """Clear one jammed weapon (one of a pair at a time: RULES.md decision)."""
+    n.jammed.remove(w.id)
+    ev.append(Event("unjammed", weapon_event(n, w)))
+
+
+def weapon_event(n: Nose, w: Weapon) -> dict[str, object]:
+    data: dict[str, object] = {"nose": n.id, "weapon": w.id}
+    if paired(n, w):
+        data["working"] = working(n, w)
+    return data
+
+
 def rate_of_fire(n: Nose, w: Weapon, *, alert: bool = False) -> int:
+    """The weapon's RoF, +1 with precision (short and long weapons) and +1 while both of a pair
+    work (Pistols, Submachine guns); one on alert."""
     if alert:
         return 1
     bonus = 1 if "precision" in n.knacks and w.type in ("short", "long") else 0
-    return (w.rof or 1) + bonus
+    both = 1 if paired(n, w) and working(n, w) >= 2 else 0
+    return (w.rof or 1) + bonus + both
 
 
 def nearest_enemies(state: BatallitasState, n: Nose) -> set[str]:
@@ -149,9 +191,8 @@ def shoot(state: BatallitasState, f: Field, rng: Rng, n: Nose, w: Weapon, target
     r, cover = roll_shot(state, f, rng, n, w, target, alert=alert, ev=ev, given=given)
     victim = state.at(target)
     if r.screw_up:
-        n.jammed.append(w.id)
         n.alert = False
-        ev.append(Event("jammed", {"nose": n.id, "weapon": w.id}))
+        jam(n, w, ev)
     if r.success and victim is not None:
         victim.alert = False
         wound(state, rng, n, w, victim, cover=cover, critical=r.critical, ev=ev)
