@@ -190,6 +190,39 @@ def test_kaboom_on_a_pair_destroys_the_jammed_gun_only():
     assert F.usable(fan, F.weapon("smg")) and F.rate_of_fire(fan, F.weapon("smg")) == 2
 
 
+def test_kaboom_answers_the_second_gun_of_a_pair_jamming_too():
+    """¡¡Ka-boom!! answers every fresh jam of a short or long firearm, the second gun of a pair
+    included; it destroys that gun and the first stays jammed in hand (RULES.md decision)."""
+    game, s = game_position(OPEN, {"s2.1": FAN, "s0.1": MACUTE, "s0.2": SPARE},
+                            hands=(("papal_kaboom",), ()))
+    fan = arm(s, "s2.1", "smg", "smg")
+    fan.jammed = ["smg"]
+    acting(s, "s2.1")
+    game.apply(s, 1, "fire:smg:3,2", ScriptedRng())
+    game.apply(s, 0, "pass", ScriptedRng(*SCREW_UP))
+    game.apply(s, 0, "pass", ScriptedRng())
+    assert fan.jammed == ["smg", "smg"] and "play:papal_kaboom" in ids(game, s, 0)
+    game.apply(s, 0, "play:papal_kaboom", ScriptedRng(2, 2))
+    assert fan.weapons.count("smg") == 1 and fan.jammed == ["smg"]
+    assert not F.usable(fan, F.weapon("smg"))
+    game.apply(s, 0, "pass", ScriptedRng())  # the holder's any-time window
+    assert "unjam:smg" in ids(game, s, 1)
+
+
+def test_full_fire_with_a_pair_has_its_bonus_and_jams_one_gun():
+    """¡¡Fuego al máximo!! with a pair (RULES.md decision): the free burst has the pair's rate
+    of fire, and the jam it ends with takes one gun of the two."""
+    game, s = game_position(OPEN, {"s0.1": ((3, 1), "S"), "s1.1": ((3, 6), "N")},
+                            hands=(("papal_full_fire",), ()), scenario="shopping")
+    hunter = arm(s, "s0.1", "smg", "smg")  # a Fanhunter rifleman, Shooting 3
+    acting(s, "s1.1")
+    game.apply(s, 1, "turn:E", ScriptedRng())
+    game.apply(s, 0, "play:papal_full_fire:s0.1:smg:3,6", ScriptedRng(2, 2, 2, 3))
+    assert s.burst is not None and s.burst["left"] == 3 - 1
+    game.apply(s, 0, "stop", ScriptedRng())
+    assert hunter.jammed == ["smg"] and F.usable(hunter, F.weapon("smg"))
+
+
 def test_views_and_typed_forms_show_a_half_jammed_pair():
     """The view lists a pair's weapon twice and a half-jammed pair's once among the jammed; the
     typed event says how many of the two still fire."""
