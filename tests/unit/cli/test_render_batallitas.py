@@ -18,7 +18,8 @@ from partida.games import batallitas as batallitas_pkg
 from partida.games.batallitas import GAME, INFO
 from partida.games.batallitas.state import DEAD
 from partida.games.batallitas.world import scenario_map
-from tests.unit.batallitas.positions import scenario_position
+from tests.unit.batallitas.positions import ScriptedRng, scenario_position
+from tests.unit.batallitas.test_pairs import SCREW_UP, fan_with_pair
 
 PLACED = {"s0.0": ((4, 2), "S"), "s0.1": ((5, 2), "E"), "s2.0": ((4, 7), "N"),
           "s2.1": ((2, 6), "W")}
@@ -206,3 +207,20 @@ def test_summary_names_the_winner(playouts):
             assert out.startswith(f"Outcome: {state.result['side']} won (seat "
                                   f"{outcome.winners[0]}")
         assert "MATCH OVER" in _text(render(view))
+
+
+
+def _nose_row(view, nid):
+    label = labels(view)[nid]
+    return next(line for line in _text(render(view)).splitlines()
+                if line.strip().startswith(label + " "))
+
+
+def test_a_pair_reads_as_one_weapon_and_a_half_jammed_pair_says_how_many_are_jammed():
+    """Rulebook "Pistols" / "Submachine guns": a nose may carry two and fire them as one; a
+    screw-up jams only one of them (RULES.md, "Pairs of pistols or submachine guns")."""
+    game, s, _ = fan_with_pair()
+    row = _nose_row(game.view(s, 1), "s2.1")
+    assert "2× Submachine gun" in row and "JAMMED" not in row
+    game.apply(s, 1, "fire:smg:3,2", ScriptedRng(*SCREW_UP))
+    assert "1 of 2 JAMMED" in _nose_row(game.view(s, 1), "s2.1")

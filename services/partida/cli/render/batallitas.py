@@ -228,14 +228,15 @@ def noses(view: View) -> Group:
 
 def _weapons(n: Mapping[str, Any]) -> str:
     parts = []
-    for w in n["weapons"]:
+    for w in dict.fromkeys(n["weapons"]):  # a pair of pistols or SMGs is listed twice
         if w in everyones():
             continue
-        text = weapon_name(w).split(" (")[0]        # the English name without the Spanish
+        held, jammed = n["weapons"].count(w), n["jammed"].count(w)
+        text = ("2× " if held == 2 else "") + weapon_name(w).split(" (")[0]  # English name
         if w in n["ammo"]:
             text += f" {n['ammo'][w]} shots, {n['spares'].get(w, 0)} spare"
-        if w in n["jammed"]:
-            text += " JAMMED"
+        if jammed:
+            text += " JAMMED" if jammed >= held else f" {jammed} of {held} JAMMED"
         parts.append(text)
     parts += [f"{weapon_name(g).split(' (')[0]} x{k}" for g, k in n["grenades"].items() if k]
     if n["stowed"]:
