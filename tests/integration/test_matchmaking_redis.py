@@ -74,6 +74,20 @@ def test_tickets_stored_before_the_campaign_fields_are_still_read(store, redis_u
 
 
 def test_replicas_never_assign_a_ticket_twice(redis_url, prefix):
+    """Four matchers share one pool; whatever the interleaving, no ticket is assigned twice
+    and nothing matchable is left. Rounds repeat on fresh pools until the replicas were
+    seen competing for a ticket (a loaded machine may let one thread take them all)."""
+    competed = 0
+    for round_ in range(5):
+        competed = _replicas_round(redis_url, "{" + prefix.strip("{}") + f"-{round_}" + "}")
+        if competed:
+            break
+    assert competed > 0  # the race this test is about did happen
+
+
+def _replicas_round(redis_url, prefix) -> int:
+    """One round of four replicas over 600 tickets; the invariants checked; how many claims
+    were lost to another replica."""
     rng = random.Random(7)
     seed = RedisTicketStore(redis_url, prefix=prefix)
     tables = [("quest", "forest", 2), ("quest", "", 3), ("quest", "cave", 3),
@@ -121,8 +135,8 @@ def test_replicas_never_assign_a_ticket_twice(redis_url, prefix):
     assert all(t.status == SEARCHING for t in left)
     assert form_matches(left, time.time(), POLICY) == []  # nothing matchable was left
     assert len(assigned) > 500
-    assert sum(lost) > 0  # the replicas did compete for the same tickets
     seed.close()
+    return sum(lost)
 
 
 def _count_lost(results, lost):
