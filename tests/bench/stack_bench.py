@@ -4,6 +4,10 @@ memory, database rows. Each stack is started here as separate processes on this 
 Client load comes from separate processes, each driving its share of the matches with asyncio
 gRPC calls, as a client would: ListLegalActions for the seat the last response named (unless
 that response already carried the seat's next actions), then SubmitAction of its default.
+Two loads: clients acting back to back (the most the stack serves; latency there is mostly
+the wait in line), and an offered 200 actions/s (one per match per second) for the latency
+of a call below saturation. The PostgreSQL of these runs has fsync off (devstack's throwaway
+server), so commits cost less than on a durable disk.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing as mp
+import random
 import statistics
 import time
 import uuid
@@ -78,13 +83,17 @@ async def _create(stub, players: list[str], bots: list[str] = ()) -> str:
     return r.match.match_id
 
 
-async def _drive(address: str, matches: int, seconds: float
-                 ) -> tuple[int, list[float], int, float]:
+async def _drive(address: str, matches: int, seconds: float, pace: float = 0.0,
+                 warm: float = 0.0) -> tuple[int, list[float], int, float]:
     """Keep `matches` two-player matches busy for `seconds`; every action is a client's.
-    Each match has players of its own, as separate people would."""
+    Each match has players of its own, as separate people would. With `pace`, a match's
+    actions are started `pace` seconds apart (an offered load), else back to back. Actions
+    of the first `warm` seconds (matches being created) are neither counted nor timed."""
     latencies: list[float] = []
     errors = 0
     stop = time.monotonic() + seconds
+    uncounted = list[float]()
+    since = time.monotonic() + warm
     async with grpc.aio.insecure_channel(address) as channel:
         stub = rules_pb2_grpc.RulesServiceStub(channel)
 
@@ -100,10 +109,15 @@ async def _drive(address: str, matches: int, seconds: float
                     continue
                 seat: int | None = 0  # first_seat 0: seat 0 places the first explorer
                 known = None
+                due = time.monotonic() + pace * random.random()  # matches out of step
                 while time.monotonic() < stop and seat is not None:
+                    if pace:  # a match running late does not catch up in a burst
+                        await asyncio.sleep(max(0.0, due - time.monotonic()))
+                        due = max(due, time.monotonic()) + pace
                     try:
                         seat, known = await _act(stub, match_id, seat, players, meta,
-                                                 latencies, known)
+                                                 latencies if time.monotonic() >= since
+                                                 else uncounted, known)
                     except grpc.aio.AioRpcError:
                         errors += 1  # read who is to act again and carry on
                         known = None
@@ -136,7 +150,8 @@ async def _act(stub, match_id: str, seat: int, players: list[str], meta: dict,
     return nxt, ((r.version, r.next_default_action_id) if r.next_default_action_id else None)
 
 
-def _client_process(args: tuple[str, int, float]) -> tuple[int, list[float], int, float]:
+def _client_process(args: tuple[str, int, float, float, float]
+                    ) -> tuple[int, list[float], int, float]:
     return asyncio.run(_drive(*args))
 
 
@@ -150,17 +165,20 @@ def _cpu_seconds(pids: list[int]) -> float:
 
 
 def client_load(addresses: list[str], matches: int = 200, seconds: float = 20.0,
-                processes: int = 2, server_pids: Mapping[str, list[int]] | None = None
-                ) -> Load:
+                processes: int = 2, server_pids: Mapping[str, list[int]] | None = None,
+                offered: float = 0.0, warm: float = 0.0) -> Load:
     """Scripted clients over `processes` processes, spread over the rules replicas given;
-    the CPU time of the `server_pids` (by process name) is measured over the same window."""
-    jobs = [(addresses[i % len(addresses)], matches // processes, seconds)
+    the CPU time of the `server_pids` (by process name) is measured over the same window.
+    `offered`: actions per second asked of the server in all (0: as many as it takes);
+    `warm`: seconds at the start left out of the counts (then the rate is over the rest)."""
+    pace = matches / offered if offered else 0.0
+    jobs = [(addresses[i % len(addresses)], matches // processes, seconds, pace, warm)
             for i in range(processes)]
     pids = dict(server_pids or {})
     start, cpu = time.monotonic(), {name: _cpu_seconds(p) for name, p in pids.items()}
     with mp.get_context("spawn").Pool(processes) as pool:
         results = pool.map(_client_process, jobs)
-    elapsed = time.monotonic() - start
+    elapsed = seconds - warm if warm else time.monotonic() - start
     used = {name: _cpu_seconds(p) - cpu[name] for name, p in pids.items()}
     return Load(sum(r[0] for r in results), elapsed, [x for r in results for x in r[1]],
                 sum(r[2] for r in results), sum(used.values()), used,
@@ -279,6 +297,10 @@ def add_rules_replica(stack: Stack) -> str:
     return stack.addresses["rules-2"]
 
 
+OFFERED = 200.0  # actions/s for the latency figures below saturation (1 per match per second)
+WARM = 5.0  # seconds of such a run left out: the 200 matches are being created
+
+
 def run_split(seconds: float = 20.0) -> dict[str, float]:
     """The multi-process stack on real Redis and PostgreSQL, with two rules replicas."""
     out: dict[str, float] = {}
@@ -292,6 +314,8 @@ def run_split(seconds: float = 20.0) -> dict[str, float]:
                    server_cpu_ms_per_action=server_ms, client_cpu_ms_per_action=client_ms)
         out.update({f"  of which {name}": cpu * 1000 / max(1, load.actions)
                     for name, cpu in sorted(load.server_cpu_by.items())})
+        out.update(_offered(client_load([stack.address, replica], seconds=seconds,
+                                        offered=OFFERED, warm=WARM), ""))
         out["redis_bytes_per_live_match"] = redis_bytes_per_match(r)
         out["db_rows_per_action"] = rows_per_action(pg)
         out["matchmaking_seats_per_s"] = matchmaking_load(stack.addresses["matchmaking"])
@@ -307,11 +331,21 @@ def run_split(seconds: float = 20.0) -> dict[str, float]:
 def run_embedded(seconds: float = 20.0) -> dict[str, float]:
     with embedded_stack() as stack:
         load = client_load([stack.address], seconds=seconds, server_pids=stack_pids(stack))
+        paced = client_load([stack.address], seconds=seconds, offered=OFFERED, warm=WARM)
     server_ms, client_ms = load.cpu_ms_per_action
     return {"embedded_client_actions_per_s": load.rate,
             "embedded_submit_p99_ms": load.pct(0.99), "embedded_client_errors": load.errors,
             "embedded_server_cpu_ms_per_action": server_ms,
-            "embedded_client_cpu_ms_per_action": client_ms}
+            "embedded_client_cpu_ms_per_action": client_ms, **_offered(paced, "embedded_")}
+
+
+def _offered(load: Load, prefix: str) -> dict[str, float]:
+    """Latency below saturation. Clients that act back to back keep 200 calls in flight, so
+    their latency is mostly the wait in line (about 200 / throughput); at an offered rate
+    the server can serve, it is the time a call itself takes."""
+    at = f"at_{OFFERED:.0f}_per_s"
+    return {f"{prefix}submit_p50_ms_{at}": load.pct(0.5),
+            f"{prefix}submit_p99_ms_{at}": load.pct(0.99), f"{prefix}errors_{at}": load.errors}
 
 
 def main(runs: int = 3) -> None:
