@@ -1,5 +1,7 @@
 """RedisSessionStore on a real redis-server: compare-and-set, events, idempotency, expiry."""
 
+import threading
+import time
 import uuid
 
 import pytest
@@ -10,9 +12,9 @@ from partida.rules.service import STREAM_WAIT_SECONDS
 from partida.rules.session import EVENTS_KEPT, MemorySessionStore, SeatMeta, Session
 
 
-def _session(match_id: str, version: int = 0) -> Session:
+def _session(match_id: str, version: int = 0, event_seq: int = 0) -> Session:
     return Session(match_id, "montanas", "standard", [SeatMeta("a")], {}, "00", 0.0, 0, 0,
-                   version=version, state={"x": version})
+                   version=version, state={"x": version}, event_seq=event_seq)
 
 
 @pytest.fixture(params=["redis", "memory"])
@@ -98,3 +100,43 @@ def test_a_stream_waiting_its_whole_wait_on_a_quiet_match_returns_empty(store):
     assert found == [] and complete
     assert store.commit(_session(mid, 1), 0, _events(1, 1, 1), "r1", "ok")  # still usable
     assert [e["seq"] for e in store.events_after(mid, 0, 0)[0]] == [1]
+
+
+def test_a_version_step_without_events_wakes_a_waiting_stream(store):
+    """An action may hand the decision over without an event (a ¿Pasarán? side ending its
+    segment): a stream waiting at the version it last showed wakes when the match moves
+    past it, instead of sleeping out its wait; then the step is not seen again."""
+    mid = uuid.uuid4().hex
+    store.create(_session(mid))
+    assert store.commit(_session(mid, 1, 2), 0, _events(1, 2, 1), "r1", "ok")
+    mover = threading.Timer(0.3, lambda: store.commit(_session(mid, 2, 2), 1, [], "r2", "ok"))
+    mover.start()
+    started = time.monotonic()
+    found, complete = store.events_after(mid, 2, 15.0, after_version=1)
+    mover.join()
+    assert found == [] and complete and time.monotonic() - started < 10  # woken, not timed out
+    assert store.load(mid).version == 2
+    # Seen at version 2, nothing is new: no event, and the mark is not an event.
+    assert store.events_after(mid, 2, 0, after_version=2) == ([], True)
+    assert store.commit(_session(mid, 3, 3), 2, _events(3, 1, 3), "r3", "ok")
+    found, complete = store.events_after(mid, 2, 0, after_version=2)
+    assert [e["seq"] for e in found] == [3] and complete
+    assert [e["seq"] for e in store.events_after(mid, 0, 0)[0]] == [1, 2, 3]
+
+
+def test_marks_of_event_less_steps_do_not_hide_trimmed_events(store):
+    """Marks share the stream's room with events: once events are trimmed away, a mark left
+    oldest must not make the store claim it still holds them."""
+    mid = uuid.uuid4().hex
+    store.create(_session(mid))
+    assert store.commit(_session(mid, 1, EVENTS_KEPT), 0, _events(1, EVENTS_KEPT, 1), "", "")
+    version = 1
+    for _ in range(EVENTS_KEPT):  # event-less steps push every event out
+        assert store.commit(_session(mid, version + 1, EVENTS_KEPT), version, [], "", "")
+        version += 1
+    found, complete = store.events_after(mid, 0, 0)
+    if isinstance(store, RedisSessionStore):  # marks took the events' room: read the log
+        assert not complete
+    else:  # the memory store keeps no marks
+        assert complete and found == _events(1, EVENTS_KEPT, 1)
+    assert store.events_after(mid, EVENTS_KEPT, 0) == ([], True)

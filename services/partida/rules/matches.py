@@ -217,14 +217,20 @@ class Matches:
         return s.version, det.to_dict()
 
     def events(self, match_id: str, seat: int | None, principal: Principal | None,
-               after_seq: int, wait_seconds: float) -> tuple[list[dict[str, Any]], Session]:
-        """Events after `after_seq` as the follower may see them (waiting briefly for new
-        ones); read from the log when the live store no longer holds them."""
+               after_seq: int, wait_seconds: float, seen_version: int = -1
+               ) -> tuple[list[dict[str, Any]], Session]:
+        """Events after `after_seq` as the follower may see them, read from the log when the
+        live store no longer holds them. With nothing new, it waits briefly for new ones, or
+        for the match to move past `seen_version` (the version the follower has been shown);
+        it does not wait when the match is already past it."""
         s = self.session(match_id)
         if seat is not None:
             self._check_seat(s, seat, principal, acting=False)
-        if after_seq >= s.event_seq and s.status == "active":
-            found, complete = self.sessions.events_after(match_id, after_seq, wait_seconds)
+        if after_seq >= s.event_seq and s.status == "active" and s.version == seen_version:
+            found, complete = self.sessions.events_after(match_id, after_seq, wait_seconds,
+                                                         seen_version)
+            if not found:  # perhaps woken by a version step: report the match as it is now
+                s = self.session(match_id)
         else:
             found, complete = self.sessions.events_after(match_id, after_seq, 0)
         if not complete or (after_seq < s.event_seq and not found):

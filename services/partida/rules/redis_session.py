@@ -3,7 +3,9 @@
   match:{id}:session   hash {version, blob, rid, response}   the session, compare-and-set by
                        Lua, with the last request's response (an immediate retry is answered
                        from here; older repeats from the database log)
-  match:{id}:events    stream, ids "<seq>-0"     the recent events, trimmed to EVENTS_KEPT
+  match:{id}:events    stream, ids "<seq>-0"     the recent events, trimmed to EVENTS_KEPT;
+                       an action without events adds a mark "<last seq>-<version>" instead,
+                       so that streams waiting on the match wake up
   partida:deadlines    sorted set                decision deadlines (match id by time)
 
 Every key of a match expires when the match has been idle for `idle_ttl` seconds.
@@ -26,17 +28,20 @@ READ_TIMEOUT_SECONDS = MAX_WAIT_SECONDS + 10.0
 
 # KEYS: session, events
 # ARGV: expected version, new version, blob, idle ttl, events kept, request id ("" for none),
-#       response, then pairs of (seq, event json)
+#       response, mark id ("" for none), then pairs of (seq, event json)
 _COMMIT = """
 local current = redis.call('HGET', KEYS[1], 'version')
 if current ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'blob', ARGV[3])
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'rid', ARGV[6], 'response', ARGV[7]) end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
-for i = 8, #ARGV, 2 do
+if ARGV[8] ~= '' then  -- a wake-up only: should it be refused, the commit stands
+  redis.pcall('XADD', KEYS[2], 'MAXLEN', ARGV[5], ARGV[8], 'v', ARGV[2])
+end
+for i = 9, #ARGV, 2 do
   redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[5], ARGV[i] .. '-0', 'e', ARGV[i + 1])
 end
-if #ARGV >= 8 then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
+if #ARGV >= 9 or ARGV[8] ~= '' then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
 return 1
 """
 
@@ -74,8 +79,12 @@ class RedisSessionStore:
 
     def commit(self, session: Session, expected_version: int, events: list[dict[str, Any]],
                request_id: str, response: str) -> bool:
+        # A version step without events is marked after the last event's id (versions only
+        # grow, so marks stay in order, and the next event's "<seq + 1>-0" comes after them).
+        mark = (f"{session.event_seq}-{session.version}"
+                if not events and session.version > expected_version else "")
         args: list[Any] = [expected_version, session.version, session.to_json(), self.idle_ttl,
-                           EVENTS_KEPT, request_id, response]
+                           EVENTS_KEPT, request_id, response, mark]
         for e in events:
             args += [e["seq"], json.dumps(e, separators=(",", ":"))]
         keys = [_key(session.match_id, "session"), _key(session.match_id, "events")]
@@ -91,15 +100,20 @@ class RedisSessionStore:
         repeat = rid is not None and rid.decode() == request_id
         return session, (response.decode() if repeat else None)
 
-    def events_after(self, match_id: str, after_seq: int, wait_seconds: float
-                     ) -> tuple[list[dict[str, Any]], bool]:
+    def events_after(self, match_id: str, after_seq: int, wait_seconds: float,
+                     after_version: int = -1) -> tuple[list[dict[str, Any]], bool]:
         key = _key(match_id, "events")
-        start = f"{after_seq}-0"
+        # After event `after_seq` and, when the version is given, after the marks up to it.
+        start = f"{after_seq}-{max(after_version, 0)}"
         block = int(min(wait_seconds, MAX_WAIT_SECONDS) * 1000) or None  # None: do not block
         reply = self.r.xread({key: start}, count=EVENTS_KEPT, block=block)
-        found = [json.loads(fields[b"e"]) for _, entries in reply for _, fields in entries]
+        found = [json.loads(fields[b"e"]) for _, entries in reply for _, fields in entries
+                 if b"e" in fields]
         first = self.r.xrange(key, count=1)
-        oldest = int(first[0][0].split(b"-")[0]) if first else None
+        oldest = None
+        if first:  # the first event kept: a mark's own seq is an event before it
+            seq, _, sub = first[0][0].partition(b"-")
+            oldest = int(seq) + (sub != b"0")
         complete = oldest is None or oldest <= after_seq + 1
         return found, complete
 

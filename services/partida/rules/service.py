@@ -126,13 +126,13 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         shown = -1  # the version whose view and decision the stream last sent
         while context.is_active():
             events, s = self.matches.events(request.match_id, seat, principal, after,
-                                            STREAM_WAIT_SECONDS)
+                                            STREAM_WAIT_SECONDS, shown)
             for e in events:
                 yield rules_pb2.StreamMatchResponse(event=protos.event(s.game_id, e))
                 after = e["seq"]
             # An action may produce no event (e.g. a ¿Pasarán? seat ending its segment) and
-            # still hand the decision over: a moved version is sent at the latest when the
-            # wait for events ends.
+            # still hand the decision over: the wait also ends when the version moves, and
+            # a moved version's view and decision are sent.
             if events or s.version != shown:
                 look = self.matches.view(request.match_id, seat, principal)
                 shown = look.session.version

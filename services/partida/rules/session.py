@@ -79,8 +79,12 @@ class SessionStore(Protocol):
                            ) -> tuple[Session | None, str | None]:
         """The session, and the last request's response if `request_id` was that request."""
 
-    def events_after(self, match_id: str, after_seq: int, wait_seconds: float
-                     ) -> tuple[list[dict[str, Any]], bool]: ...
+    def events_after(self, match_id: str, after_seq: int, wait_seconds: float,
+                     after_version: int = -1) -> tuple[list[dict[str, Any]], bool]:
+        """Events with seq > after_seq, waiting up to `wait_seconds` for one, or (when
+        `after_version` is given) until the session moves past that version, as an action
+        without events does; the flag says whether the store still holds every event after
+        `after_seq` (else: read the log)."""
 
     def set_deadline(self, match_id: str, when: float) -> None: ...
 
@@ -135,18 +139,18 @@ class MemorySessionStore:
         session = None if kept is None else Session.from_json(kept[1])
         return session, (response if rid == request_id else None)
 
-    def events_after(self, match_id: str, after_seq: int, wait_seconds: float
-                     ) -> tuple[list[dict[str, Any]], bool]:
-        """Events with seq > after_seq, waiting up to `wait_seconds` for one; the flag says
-        whether the store still holds every event after `after_seq` (else: read the log)."""
+    def events_after(self, match_id: str, after_seq: int, wait_seconds: float,
+                     after_version: int = -1) -> tuple[list[dict[str, Any]], bool]:
         deadline = time.monotonic() + wait_seconds
         with self._lock:
             while True:
                 kept = self._events.get(match_id, deque())
                 complete = not kept or kept[0]["seq"] <= after_seq + 1
                 found = [e for e in kept if e["seq"] > after_seq]
+                moved = after_version >= 0 and self._sessions.get(
+                    match_id, (after_version,))[0] > after_version
                 left = deadline - time.monotonic()
-                if found or left <= 0:
+                if found or moved or left <= 0:
                     return found, complete
                 self._lock.wait(left)
 
