@@ -8,6 +8,8 @@ Then each player plays its scenarios with `partida client play GAME --campaign I
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
+from typing import Any
 
 import grpc
 import typer
@@ -34,6 +36,15 @@ def parse_teams(specs: list[str]) -> dict[str, list[str]]:
     return teams
 
 
+def _answer(term: Terminal, call: Callable[[], Any]) -> Any:
+    """The call's answer; a refusal is printed with its status and ends the command."""
+    try:
+        return call()
+    except grpc.RpcError as e:
+        term.error(f"{e.code().name}: {e.details()}")
+        raise typer.Exit(1) from None
+
+
 @campaign.command("open")
 def open_campaign(game: str, team: list[str] = TEAMS, server: str = SERVER,
                   api_key: str = API_KEY, player: str = PLAYER) -> None:
@@ -43,11 +54,7 @@ def open_campaign(game: str, team: list[str] = TEAMS, server: str = SERVER,
     remote = connect(server, api_key, player)
     ids = {name: [remote.player_id_of(api_key, p) for p in players]
            for name, players in teams.items()}
-    try:
-        opened = remote.open_campaign(game, ids, uuid.uuid4().hex)
-    except grpc.RpcError as e:
-        term.error(f"{e.code().name}: {e.details()}")
-        raise typer.Exit(1) from None
+    opened = _answer(term, lambda: remote.open_campaign(game, ids, uuid.uuid4().hex))
     term.say(f"Campaign {opened.campaign_id} opened")
     term.show(render.render(opened))
 
@@ -58,9 +65,4 @@ def show(campaign_id: str, server: str = SERVER, api_key: str = API_KEY,
     """The standings and the scenarios played and to play."""
     term = Terminal()
     remote = connect(server, api_key, player)
-    try:
-        found = remote.campaign(campaign_id)
-    except grpc.RpcError as e:
-        term.error(f"{e.code().name}: {e.details()}")
-        raise typer.Exit(1) from None
-    term.show(render.render(found))
+    term.show(render.render(_answer(term, lambda: remote.campaign(campaign_id))))

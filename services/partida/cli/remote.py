@@ -58,16 +58,13 @@ class Remote:
 
     def login(self, api_key: str, name: str) -> str:
         """Create (or find) the player `name` of the integrator and take a token for it."""
-        key = (("x-api-key", api_key),)
-        player = self.players.CreatePlayer(
-            players_pb2.CreatePlayerRequest(display_name=name, external_id=name),
-            metadata=key, timeout=self.timeout).player
+        player_id = self.player_id_of(api_key, name)
         token = self.players.IssuePlayerToken(
-            players_pb2.IssuePlayerTokenRequest(player_id=player.player_id),
-            metadata=key, timeout=self.timeout).token
+            players_pb2.IssuePlayerTokenRequest(player_id=player_id),
+            metadata=(("x-api-key", api_key),), timeout=self.timeout).token
         self.metadata = (("authorization", f"Bearer {token}"),)
-        self.player_id = player.player_id
-        return str(player.player_id)
+        self.player_id = player_id
+        return player_id
 
     def close(self) -> None:
         for ch in self._channels.values():
