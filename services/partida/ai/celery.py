@@ -16,9 +16,14 @@ from partida.platform.config import settings
 
 BOT_QUEUE = "bots"
 
+_BROKER_URL = settings().broker_url or "redis://127.0.0.1:6379/0"
+
 app = Celery("partida", include=["partida.ai.tasks"])
 app.conf.update(
-    broker_url=settings().broker_url or "redis://127.0.0.1:6379/0",
+    broker_url=_BROKER_URL,
+    # Plain redis:// only: for rediss:// kombu picks the TLS options from the scheme name.
+    broker_transport="partida.ai.broker:Transport" if _BROKER_URL.startswith("redis://")
+    else None,
     task_default_queue=BOT_QUEUE,
     task_acks_late=True,                 # a worker killed mid-turn leaves the task queued
     task_reject_on_worker_lost=True,

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import logging
+import threading
 import time
+import uuid
 from functools import cache
 from typing import Any
 
 import grpc
+from celery.utils.nodenames import anon_nodename
+from kombu import Exchange, Producer
 
-from partida.ai.celery import app
+from partida.ai.celery import BOT_QUEUE, app
 from partida.ai.grpc_client import GrpcRulesClient
 from partida.ai.turns import run_turn
 from partida.platform.auth import Authority
@@ -57,8 +61,33 @@ def play_turn_task(self: Any, match_id: str, seat: int, version: int, game_id: s
 
 
 class CeleryBotScheduler:
-    """What the rules service uses to queue bot turns on the broker."""
+    """What the rules service uses to queue bot turns on the broker.
+
+    It sends the message `play_turn_task.apply_async` would (Celery's task protocol 2, built
+    by Celery, to the bots queue, with the app's publish retry policy), but through a
+    producer kept per thread: `apply_async` resolves routes and options, copies the queue
+    and exchange objects and formats the arguments with `saferepr` on every call, which
+    made it cost the rules process three times as much CPU as the publish itself."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+        self._origin = anon_nodename()
+
+    def _producer(self) -> Producer:
+        producer = getattr(self._local, "producer", None)
+        if producer is None:  # a connection per thread: kombu's are not shared safely
+            producer = Producer(app.connection_for_write(), exchange=Exchange(""),
+                                routing_key=BOT_QUEUE, serializer="json")
+            self._local.producer = producer
+        return producer
 
     def schedule(self, match_id: str, seat: int, version: int, game_id: str,
                  bot: str) -> None:
-        play_turn_task.apply_async(args=(match_id, seat, version, game_id, bot, time.time()))
+        args = (match_id, seat, version, game_id, bot, time.time())
+        task_id = str(uuid.uuid4())
+        message = app.amqp.as_task_v2(task_id, play_turn_task.name, args=args, kwargs={},
+                                      ignore_result=True, argsrepr=repr(args),
+                                      kwargsrepr="{}", origin=self._origin)
+        self._producer().publish(message.body, headers=message.headers,
+                                 correlation_id=task_id, delivery_mode=2, retry=True,
+                                 retry_policy=app.conf.task_publish_retry_policy)
