@@ -348,17 +348,37 @@ def _offered(load: Load, prefix: str) -> dict[str, float]:
             f"{prefix}submit_p99_ms_{at}": load.pct(0.99), f"{prefix}errors_{at}": load.errors}
 
 
+# Issue 3's targets: figure -> (at least, at most). The median is judged against them.
+TARGETS: dict[str, tuple[float | None, float | None]] = {
+    "client_actions_per_s": (800, None), "submit_p99_ms": (None, 25),
+    "embedded_client_actions_per_s": (1500, None), "bot_actions_per_s": (300, None),
+    "bot_turn_p50_ms_one_match": (None, 15), "matchmaking_seats_per_s": (1000, None),
+    "redis_bytes_per_live_match": (None, 16 * 1024),
+}
+
+
+def verdict(name: str, value: float) -> str:
+    """'target ≥ x: met' (or 'NOT met') for a figure the issue sets a target for, else ''."""
+    low, high = TARGETS.get(name, (None, None))
+    if low is not None:
+        return f"target ≥ {low:g}: {'met' if value >= low else 'NOT met'}"
+    if high is not None:
+        return f"target ≤ {high:g}: {'met' if value <= high else 'NOT met'}"
+    return ""
+
+
 def main(runs: int = 3) -> None:
     """Runs the whole platform bench `runs` times (figures move about 20% from run to run)
-    and prints each figure's median with the lowest and highest."""
+    and prints each figure's median with the lowest and highest, and against its target."""
     print("partida platform benchmarks (every service a separate process, two rules replicas in "
           "the split stack; 200 concurrent 2-player matches driven by 2 client processes); "
           f"median of {runs} runs [lowest – highest]")
     results = [{**run_embedded(), **run_split()} for _ in range(runs)]
     for name in results[0]:
         values = [r[name] for r in results]
-        print(f"  {name:<34} {statistics.median(values):>10.1f}   "
-              f"[{min(values):.1f} – {max(values):.1f}]")
+        median = statistics.median(values)
+        print(f"  {name:<34} {median:>10.1f}   [{min(values):.1f} – {max(values):.1f}]   "
+              f"{verdict(name, median)}".rstrip())
 
 
 if __name__ == "__main__":
