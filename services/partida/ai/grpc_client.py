@@ -19,7 +19,7 @@ class GrpcRulesClient(ServiceClient):
 
     def snapshot(self, match_id: str, seat: int) -> SeatSnapshot:
         r = self.call("GetView", rules_pb2.GetViewRequest(match_id=match_id, seat=seat,
-                                                          include_actions=True))
+                                                          include_actions=True, json_only=True))
         return SeatSnapshot(
             version=r.view.version, to_act=list(r.decision.seats),
             view=json.loads(r.view.data_json),

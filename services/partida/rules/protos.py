@@ -93,9 +93,10 @@ def decision(seats: tuple[int, ...] | list[int], deadline: float) -> common_pb2.
     return d
 
 
-def action(game_id: str, a: Action) -> common_pb2.Action:
+def action(game_id: str, a: Action, typed_too: bool = True) -> common_pb2.Action:
+    """The action by id, and as the game's typed message unless `typed_too` is false."""
     msg = common_pb2.Action(action_id=a.id, description=a.description)
-    typed = _typed_action(game_id, a.id)
+    typed = _typed_action(game_id, a.id) if typed_too else None
     if typed is not None:
         getattr(msg, game_id).CopyFrom(typed)
     return msg
@@ -135,9 +136,11 @@ def event(game_id: str, e: dict[str, Any]) -> common_pb2.Event:
     return msg
 
 
-def view(game_id: str, version: int, data: dict[str, Any]) -> common_pb2.View:
+def view(game_id: str, version: int, data: dict[str, Any], typed_too: bool = True
+         ) -> common_pb2.View:
+    """The view as JSON, and as the game's typed message unless `typed_too` is false."""
     msg = common_pb2.View(version=version, data_json=_json(data))
-    adapter = adapter_for(game_id)
+    adapter = adapter_for(game_id) if typed_too else None
     if adapter is not None:
         getattr(msg, game_id).CopyFrom(adapter.view_to_proto(data))
     return msg

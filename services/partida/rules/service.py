@@ -84,10 +84,11 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         s = look.session
         lagging = not request.HasField("seat") and s.spectator is not None
         version = s.spectator["version"] if lagging else s.version
+        typed = not request.json_only
         response = rules_pb2.GetViewResponse(
-            view=protos.view(s.game_id, version, look.view),
+            view=protos.view(s.game_id, version, look.view, typed),
             decision=protos.decision(look.to_act, s.deadline),
-            actions=[protos.action(s.game_id, a) for a in look.actions],
+            actions=[protos.action(s.game_id, a, typed) for a in look.actions],
             default_action_id=look.default)
         if look.outcome is not None:
             response.outcome.CopyFrom(protos.outcome(look.outcome))
