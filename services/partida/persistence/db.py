@@ -68,9 +68,11 @@ def session_factory(engine: sa.Engine, write: bool = False) -> sessionmaker[Sess
     return sessionmaker(bind=bind, expire_on_commit=False)
 
 
-def dialect_insert(session: Session, table: Any) -> Any:
-    """An INSERT of the session's dialect, which can be told ON CONFLICT DO NOTHING."""
-    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+def dialect_insert(on: Session | sa.Connection, table: Any) -> Any:
+    """An INSERT of the session's or connection's dialect, which can be told ON CONFLICT
+    DO NOTHING."""
+    bind = on if isinstance(on, sa.Connection) else on.get_bind()
+    dialect = postgresql if bind.dialect.name == "postgresql" else sqlite
     return dialect.insert(table)
 
 

@@ -1,4 +1,5 @@
-"""Conversions between ORM rows and the store's dataclasses, so no ORM object escapes."""
+"""Conversions between rows (ORM objects, or Core rows with the same column names) and the
+store's dataclasses, so no ORM object escapes."""
 
 from __future__ import annotations
 
@@ -54,8 +55,9 @@ def match(row: models.Match, version: int) -> records.Match:
         campaign_id=row.campaign_id or "")
 
 
-def match_row(value: records.Match) -> models.Match:
-    return models.Match(
+def match_values(value: records.Match) -> dict[str, Any]:
+    """The columns of a new matches row, for a Core insert."""
+    return dict(
         match_id=value.match_id, game_id=value.game_id, scenario_id=value.scenario_id,
         options_json=value.options_json, seats_json=seats_json(value.seats),
         status=models.ACTIVE, dice_commitment=value.dice_commitment,
@@ -64,9 +66,10 @@ def match_row(value: records.Match) -> models.Match:
         created_at=utc(value.created_at or models.utcnow()), campaign_id=value.campaign_id or None)
 
 
-def seat_rows(value: records.Match) -> list[models.MatchSeat]:
-    return [models.MatchSeat(match_id=value.match_id, seat=s.seat, player_id=s.player_id or None,
-                             bot=s.bot, campaign_team=s.campaign_team or None)
+def seat_values(value: records.Match) -> list[dict[str, Any]]:
+    """The match_seats rows of a new match, for a Core insert."""
+    return [dict(match_id=value.match_id, seat=s.seat, player_id=s.player_id or None,
+                 bot=s.bot, campaign_team=s.campaign_team or None)
             for s in value.seats]
 
 

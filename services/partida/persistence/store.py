@@ -25,6 +25,10 @@ from partida.persistence.log_append import LogAppender
 from partida.platform.errors import AlreadyExists, FailedPrecondition, InvalidArgument, NotFound
 
 _FINISHED, _HISTORY = "finished", "history"
+_MATCHES, _SEATS = models.Match.__table__, models.MatchSeat.__table__
+_RATINGS = models.Rating.__table__
+_RATING = sa.select(_RATINGS).where(_RATINGS.c.player_id == sa.bindparam("player_id"),
+                                    _RATINGS.c.game_id == sa.bindparam("game_id"))
 
 
 def _version() -> sa.ScalarSelect[int]:
@@ -53,6 +57,10 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
     def __init__(self, engine: sa.Engine) -> None:
         self._read = session_factory(engine)
         self._write = session_factory(engine, write=True)
+        # Plain connections for the calls made for every match (a rating read per ticket, the
+        # match record, the dice): an ORM session cost more CPU than their statements.
+        self._reader = engine
+        self._writer = engine.execution_options(**{WRITE: True})
         self._log = LogAppender()
         self._appends = GroupCommit(engine.execution_options(**{WRITE: True}), self._log.write)
 
@@ -81,17 +89,22 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
 
     def record_match(self, match: records.Match) -> records.Match:
         """Records a new match; recording the same match again changes nothing."""
+        stored = None
         try:
-            with self._write.begin() as s:
-                if s.get(models.Match, match.match_id) is None:
+            with self._writer.begin() as conn:
+                row = conn.execute(dialect_insert(conn, _MATCHES)
+                                   .values(rows.match_values(match)).on_conflict_do_nothing()
+                                   .returning(_MATCHES)).first()
+                if row is not None:  # new: checked, then its seats (refused: rolled back)
                     if match.campaign_id:
-                        campaigns.check_match(s, match)
-                    s.add(rows.match_row(match))
-                    s.flush()  # the match before its seats, for their foreign key
-                    s.add_all(rows.seat_rows(match))
+                        with Session(bind=conn) as s:
+                            campaigns.check_match(s, match)
+                    conn.execute(sa.insert(_SEATS), rows.seat_values(match))
+                    stored = rows.match(row, 0)
         except IntegrityError:
             pass  # a concurrent call recorded it first; compared below
-        stored = self.get_match(match.match_id)
+        if stored is None:
+            stored = self.get_match(match.match_id)
         if (stored.game_id, stored.scenario_id, stored.seats, stored.dice_commitment,
                 stored.campaign_id) != (match.game_id, match.scenario_id, match.seats,
                                         match.dice_commitment, match.campaign_id):
@@ -266,9 +279,9 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
 
     def get_rating(self, player_id: str, game_id: str) -> records.Rating:
         """The player's rating in the game; the starting values if they have not played it."""
-        with self._read.begin() as s:
-            row = s.get(models.Rating, (player_id, game_id))
-            return rows.rating(row) if row else records.Rating(player_id, game_id)
+        with self._reader.connect() as conn:
+            row = conn.execute(_RATING, {"player_id": player_id, "game_id": game_id}).first()
+        return rows.rating(row) if row else records.Rating(player_id, game_id)
 
 
 def _check_run(new: Sequence[records.LogRecord]) -> None:
