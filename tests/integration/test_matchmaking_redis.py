@@ -224,3 +224,19 @@ def test_redis_out_of_reach_is_unavailable_not_unknown():
     with pytest.raises(errors.Unavailable):
         store.create(ticket("a"), "r", 5)
     store.close()
+
+
+def test_followers_re_read_when_the_subscriber_comes_back(store, redis_url):
+    """A change announced while the store's subscriber was cut off from Redis is never
+    heard, so once the subscription is back every follower is woken to re-read (WatchTicket
+    need not poll often to catch such a change)."""
+    new(store, "a")
+    with store.watch("a") as changes:
+        assert not changes.wait(0.05)
+        killed = redis.Redis.from_url(redis_url).client_kill_filter(_type="pubsub")
+        assert killed >= 1
+        started = time.monotonic()
+        assert changes.wait(5)  # no change to the ticket: the resubscription woke it
+        assert time.monotonic() - started < 4
+        store.cancel("a")
+        assert changes.wait(5)  # and announcements are heard again

@@ -31,13 +31,15 @@ log = logging.getLogger("partida.matchmaking")
 
 class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
     """catalog defaults to the engine's registered games. poll_seconds bounds how stale a
-    WatchTicket stream can get if a change notification is lost; cancel_wait_seconds is how
-    long CancelTicket waits for a matcher's claim on the ticket to resolve."""
+    WatchTicket stream can get if a change notification is lost: a last resort (the stores
+    wake every follower when they may have missed one), so it is long, each re-read costing a
+    store read per open stream; cancel_wait_seconds is how long CancelTicket waits for a
+    matcher's claim on the ticket to resolve."""
 
     def __init__(self, store: TicketStore, ratings: RatingSource, *,
                  ticket_ttl_seconds: float, max_open_tickets: int = 5,
                  catalog: Mapping[str, tuple[Table, ...]] | None = None,
-                 clock: Callable[[], float] = time.time, poll_seconds: float = 0.5,
+                 clock: Callable[[], float] = time.time, poll_seconds: float = 5.0,
                  cancel_wait_seconds: float = 5.0,
                  campaigns: CampaignSource | None = None) -> None:
         self._store, self._ratings, self._clock = store, ratings, clock
@@ -144,11 +146,10 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
 
     def WatchTicket(self, request: pb.WatchTicketRequest, context: Any
                     ) -> Iterator[pb.WatchTicketResponse]:
-        self._owned(request.ticket_id)
         last = None
-        with self._store.watch(request.ticket_id) as changes:
+        with self._store.watch(request.ticket_id) as changes:  # before the first read
+            t: Ticket | None = self._owned(request.ticket_id)
             while context.is_active():
-                t = self._store.get(request.ticket_id)
                 if t is None:  # forgotten after its retention time
                     return
                 ticket = to_proto(t)
@@ -158,6 +159,7 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
                 if t.final:
                     return
                 changes.wait(self._poll)
+                t = self._store.get(request.ticket_id)
 
     def _owned(self, ticket_id: str) -> Ticket:
         player = require_player(caller()).subject

@@ -97,6 +97,14 @@ class Notifier:
                 w.changes += 1
                 w.cond.notify_all()
 
+    def notify_all(self) -> None:
+        """Wakes every follower, for changes that may have gone unannounced."""
+        with self._lock:
+            for ws in self._watches.values():
+                for w in ws:
+                    w.changes += 1
+                    w.cond.notify_all()
+
     @contextmanager
     def watch(self, ticket_id: str) -> Iterator[Watch]:
         w = Watch(threading.Condition(self._lock))

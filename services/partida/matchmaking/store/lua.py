@@ -44,12 +44,13 @@ end
 """
 
 # ARGV: P, idem key, id, created, expires, max open, key ttl, pool, player, field/value...
-# Returns the ticket id (the earlier one for a repeated request), or nil when the player has
-# too many open tickets. Open tickets whose hash has vanished no longer count.
+# Returns the ticket's hash as HGETALL gives it (the earlier ticket's for a repeated request),
+# or nil when the player has too many open tickets. Open tickets whose hash has vanished no
+# longer count.
 CREATE = """
 local idem = ARGV[2]
 local found = redis.call('GET', idem)
-if found then return found end
+if found then return redis.call('HGETALL', tkey(found)) end
 local open, n = P .. ':open:' .. ARGV[9], 0
 for _, tid in ipairs(redis.call('SMEMBERS', open)) do
   if redis.call('EXISTS', tkey(tid)) == 1 then n = n + 1 else redis.call('SREM', open, tid) end
@@ -63,7 +64,7 @@ redis.call('SADD', P .. ':pools', ARGV[8])
 redis.call('ZADD', P .. ':exp', ARGV[5], id)
 redis.call('SADD', open, id)
 redis.call('SET', idem, id, 'EX', ARGV[7])
-return id
+return redis.call('HGETALL', tkey(id))
 """
 
 # ARGV: P, now, lease end, groups of (claim id, proposal json, tickets) -> 1 or 0 per group:

@@ -9,8 +9,10 @@ with each claim's proposal at P:claim:{request id}. The state changes are Lua sc
 
 WatchTicket notifications: every change publishes the ticket id on P:events. Each store
 keeps one subscriber thread that wakes local followers, so a replica needs one extra
-connection however many streams it serves; followers also re-read on a short timeout, which
-covers a message lost while the subscriber reconnects.
+connection however many streams it serves. The first watch waits until the subscription is
+confirmed, and every confirmation (a resubscription after the connection dropped, too)
+wakes all followers, so a change published while nobody listened is still re-read; followers
+also re-read on a (long) timeout as a last resort.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ import json
 import logging
 import math
 import threading
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
@@ -41,6 +42,7 @@ _DECODE: dict[str, Any] = {"seats": int, "seat": int, "rating": float, "created"
 # Per script call, which blocks Redis while it runs: a few milliseconds at most.
 _CHUNK = 2000  # tickets read
 _BATCH = 200  # proposals claimed, assigned or released
+_SUBSCRIBE_WAIT = 1.0  # seconds the first watch waits for the subscription to be confirmed
 # The fields that never change, also kept as one JSON "doc" so pools read fast.
 _DOC = ("ticket_id", "player_id", "game_id", "scenario_id", "seats", "fill_with_bots",
         "rating", "created", "expires", "campaign_id", "campaign_team")
@@ -60,12 +62,13 @@ class RedisTicketStore:
         self._scripts = {name: self._r.register_script(PRELUDE + src)
                          for name, src in SCRIPTS.items()}
         self._notifier = Notifier()
-        self._listener: Any = None
+        self._listener: threading.Thread | None = None
         self._listener_lock = threading.Lock()
+        self._subscribed = threading.Event()
+        self._closed = threading.Event()
 
     def close(self) -> None:
-        if self._listener is not None:
-            self._listener.stop()
+        self._closed.set()  # the subscriber thread ends within a second
         self._r.close()
 
     def _run(self, script: str, *args: Any, client: Any = None) -> Any:
@@ -87,9 +90,9 @@ class RedisTicketStore:
                           repr(ticket.expires), max_open, ttl, pool, ticket.player_id, *fields)
         if found is None:
             raise TooManyOpen(ticket.player_id)
-        stored = self.get(found)
+        stored = _decode(dict(zip(found[::2], found[1::2], strict=True)))
         if stored is None:
-            raise RuntimeError(f"ticket {found} vanished while being created")
+            raise RuntimeError(f"the ticket of request {request_id!r} vanished")
         return stored
 
     def get(self, ticket_id: str) -> Ticket | None:
@@ -152,13 +155,35 @@ class RedisTicketStore:
 
     def _listen(self) -> None:
         with self._listener_lock:
-            if self._listener is not None:
-                return
-            pubsub = self._r.pubsub(ignore_subscribe_messages=True)
-            pubsub.subscribe(**{f"{self._p}:events":
-                                lambda m: self._notifier.notify(m["data"])})
-            self._listener = pubsub.run_in_thread(
-                sleep_time=1.0, daemon=True, exception_handler=_pause)
+            if self._listener is None:
+                self._listener = threading.Thread(target=self._follow, daemon=True,
+                                                  name="matchmaking-events")
+                self._listener.start()
+        if not self._subscribed.is_set():  # Redis out of reach: the read that follows fails
+            self._subscribed.wait(_SUBSCRIBE_WAIT)
+
+    def _follow(self) -> None:
+        """The subscriber thread: wakes the followers of each ticket announced."""
+        pubsub = self._r.pubsub()
+        try:
+            while not self._closed.is_set():
+                try:
+                    if not pubsub.channels:  # the first SUBSCRIBE failed: try again
+                        pubsub.subscribe(f"{self._p}:events")
+                    message = pubsub.get_message(timeout=1.0)
+                except redis.RedisError as e:  # redis-py reconnects and resubscribes
+                    log.warning("matchmaking subscriber: %s; retrying", e)
+                    self._closed.wait(1.0)
+                    continue
+                if message is None:
+                    continue
+                if message["type"] == "message":
+                    self._notifier.notify(message["data"])
+                elif message["type"] == "subscribe":  # first, or again after a drop
+                    self._notifier.notify_all()  # whoever already follows re-reads
+                    self._subscribed.set()
+        finally:
+            pubsub.close()
 
     def _key(self, ticket_id: str) -> str:
         return f"{self._p}:t:{ticket_id}"
@@ -172,12 +197,6 @@ def _reachable() -> Iterator[None]:
         yield
     except (redis.ConnectionError, redis.TimeoutError) as e:
         raise errors.Unavailable(f"the ticket store is out of reach: {e}") from e
-
-
-def _pause(error: BaseException, pubsub: Any, thread: Any) -> None:
-    """Keeps the subscriber alive through a Redis outage; followers poll meanwhile."""
-    log.warning("matchmaking subscriber: %s; retrying", error)
-    time.sleep(1.0)
 
 
 def _encode(t: Ticket) -> list[str]:
