@@ -8,7 +8,6 @@ compare-and-set. See ARCHITECTURE.md, "A match's life".
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import secrets
 import threading
@@ -22,6 +21,7 @@ from typing import Any
 from partida.ai.bots import default_bot
 from partida.engine import Action, Event, Game, IllegalAction, LocalRng, Outcome, get
 from partida.engine.errors import BadSetup, UnknownGame
+from partida.platform import jsonio
 from partida.platform.auth import Principal
 from partida.platform.errors import (
     Aborted,
@@ -61,11 +61,11 @@ class Result:
         to list afresh anyway (the match may have moved on), to keep sessions small."""
         data = {k: v for k, v in self.__dict__.items() if k not in ("next_actions",
                                                                      "next_default")}
-        return json.dumps(data, separators=(",", ":"))
+        return jsonio.dumps(data)
 
     @classmethod
     def from_json(cls, text: str) -> Result:
-        return cls(**json.loads(text))
+        return cls(**jsonio.loads(text))
 
 
 @dataclass

@@ -4,7 +4,6 @@ games' typed messages filled in by their adapters."""
 from __future__ import annotations
 
 import importlib
-import json
 from functools import cache, lru_cache
 from typing import Any
 
@@ -12,6 +11,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 
 from partida.engine import Action, Outcome
 from partida.engine.types import GameInfo
+from partida.platform import jsonio
 from partida.platform.errors import InvalidArgument
 from partida.rules.session import SeatMeta, Session
 from partida.v1 import common_pb2
@@ -30,7 +30,7 @@ def adapter_for(game_id: str) -> Any | None:
 
 
 def _json(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    return jsonio.dumps(value, sort_keys=True)
 
 
 def timestamp(seconds: float) -> Timestamp:

@@ -13,11 +13,11 @@ Every key of a match expires when the match has been idle for `idle_ttl` seconds
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import redis
 
+from partida.platform import jsonio
 from partida.rules.session import EVENTS_KEPT, Session
 
 DEADLINES = "partida:deadlines"
@@ -86,7 +86,7 @@ class RedisSessionStore:
         args: list[Any] = [expected_version, session.version, session.to_json(), self.idle_ttl,
                            EVENTS_KEPT, request_id, response, mark]
         for e in events:
-            args += [e["seq"], json.dumps(e, separators=(",", ":"))]
+            args += [e["seq"], jsonio.dumps(e)]
         keys = [_key(session.match_id, "session"), _key(session.match_id, "events")]
         return bool(self._commit(keys=keys, args=args))
 
@@ -107,7 +107,7 @@ class RedisSessionStore:
         start = f"{after_seq}-{max(after_version, 0)}"
         block = int(min(wait_seconds, MAX_WAIT_SECONDS) * 1000) or None  # None: do not block
         reply = self.r.xread({key: start}, count=EVENTS_KEPT, block=block)
-        found = [json.loads(fields[b"e"]) for _, entries in reply for _, fields in entries
+        found = [jsonio.loads(fields[b"e"]) for _, entries in reply for _, fields in entries
                  if b"e" in fields]
         first = self.r.xrange(key, count=1)
         oldest = None

@@ -7,12 +7,13 @@ can be rebuilt from it, so losing one (expiry, a flush) loses nothing acknowledg
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from partida.platform import jsonio
 
 # Live events kept per match (about ten actions of Las Montañas); a follower further behind
 # reads the older ones from the log. Each costs Redis about 160 bytes per live match.
@@ -56,11 +57,11 @@ class Session:
     def to_json(self) -> str:
         data = dict(self.__dict__)
         data["seats"] = [seat.__dict__ for seat in self.seats]
-        return json.dumps(data, separators=(",", ":"))
+        return jsonio.dumps(data)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Session:
-        data = json.loads(text)
+        data = jsonio.loads(text)
         data["seats"] = [SeatMeta(**s) for s in data["seats"]]
         return cls(**data)
 
