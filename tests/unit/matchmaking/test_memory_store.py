@@ -3,6 +3,7 @@
 import pytest
 
 from partida.matchmaking.store import MemoryTicketStore
+from partida.matchmaking.store.base import Notifier
 from tests.unit.matchmaking.factory import ticket
 from tests.unit.matchmaking.store_contract import StoreContract, new
 
@@ -26,3 +27,13 @@ def test_ended_tickets_are_forgotten_after_the_retention_time():
     assert store.get("a") is None
     again = store.create(ticket("b", player="p-a"), "req-a", 5)
     assert again.ticket_id == "b"  # the idempotency key went with the ticket
+
+
+def test_notify_all_wakes_the_followers_of_every_ticket_once():
+    """What a store does when it may have missed announcements (the Redis store's
+    subscriber coming back): every follower re-reads, then waits as before."""
+    notifier = Notifier()
+    with notifier.watch("a") as a, notifier.watch("b") as b:
+        notifier.notify_all()
+        assert a.wait(0) and b.wait(0)
+        assert not a.wait(0.01) and not b.wait(0.01)
