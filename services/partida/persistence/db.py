@@ -68,10 +68,10 @@ def session_factory(engine: sa.Engine, write: bool = False) -> sessionmaker[Sess
     return sessionmaker(bind=bind, expire_on_commit=False)
 
 
-def dialect_insert(on: Session | sa.Connection, table: Any) -> Any:
-    """An INSERT of the session's or connection's dialect, which can be told ON CONFLICT
-    DO NOTHING."""
-    bind = on if isinstance(on, sa.Connection) else on.get_bind()
+def dialect_insert(on: Session | sa.Connection | sa.Engine, table: Any) -> Any:
+    """An INSERT of the session's, connection's or engine's dialect, which can be told
+    ON CONFLICT DO NOTHING."""
+    bind = on.get_bind() if isinstance(on, Session) else on
     dialect = postgresql if bind.dialect.name == "postgresql" else sqlite
     return dialect.insert(table)
 

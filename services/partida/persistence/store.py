@@ -61,6 +61,9 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
         # match record, the dice): an ORM session cost more CPU than their statements.
         self._reader = engine
         self._writer = engine.execution_options(**{WRITE: True})
+        self._new_match = (dialect_insert(engine, _MATCHES).on_conflict_do_nothing()
+                           .returning(_MATCHES))
+        self._prepare_dice(engine)
         self._log = LogAppender()
         self._appends = GroupCommit(engine.execution_options(**{WRITE: True}), self._log.write)
 
@@ -92,9 +95,7 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
         stored = None
         try:
             with self._writer.begin() as conn:
-                row = conn.execute(dialect_insert(conn, _MATCHES)
-                                   .values(rows.match_values(match)).on_conflict_do_nothing()
-                                   .returning(_MATCHES)).first()
+                row = conn.execute(self._new_match, rows.match_values(match)).first()
                 if row is not None:  # new: checked, then its seats (refused: rolled back)
                     if match.campaign_id:
                         with Session(bind=conn) as s:
