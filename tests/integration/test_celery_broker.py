@@ -109,3 +109,14 @@ def test_a_channel_keeps_one_client_until_kombu_drops_its_pool(broker):
         with channel.conn_or_acquire() as c:
             assert c is not a and c.connection_pool is channel.pool
             assert c.ping()
+
+
+def test_a_turn_is_queued_after_the_broker_dropped_the_schedulers_connection(broker):
+    """The scheduler keeps its connections; one closed by the server is opened again (a
+    Redis restart or failover), the turn is not lost."""
+    scheduler = CeleryBotScheduler()
+    scheduler.schedule(MATCH, 0, 1, "montanas", "heuristic")
+    admin = redis.Redis.from_url(broker)
+    assert admin.client_kill_filter(_type="normal", skipme=True) >= 1
+    scheduler.schedule(MATCH, 0, 2, "montanas", "heuristic")
+    assert sorted(_args(m)[2] for m in _queued(broker)) == [1, 2]
