@@ -171,7 +171,8 @@ class RedisTicketStore:
                     if not pubsub.channels:  # the first SUBSCRIBE failed: try again
                         pubsub.subscribe(f"{self._p}:events")
                     message = pubsub.get_message(timeout=1.0)
-                except redis.RedisError as e:  # redis-py reconnects and resubscribes
+                except Exception as e:  # e.g. Redis out of reach: keep the thread alive;
+                    # redis-py reconnects and resubscribes on the next call
                     log.warning("matchmaking subscriber: %s; retrying", e)
                     self._closed.wait(1.0)
                     continue
