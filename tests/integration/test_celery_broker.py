@@ -84,7 +84,8 @@ def test_a_turn_taken_but_never_acknowledged_is_delivered_again(broker):
 
 
 def test_turns_queued_from_many_threads_all_arrive(broker):
-    """The rules service schedules from its gRPC threads at once; each has its producer."""
+    """The rules service schedules from its gRPC threads at once; they share the producers
+    of Celery's pool."""
     scheduler = CeleryBotScheduler()
 
     def queue_turns(seat: int) -> None:
@@ -98,6 +99,28 @@ def test_turns_queued_from_many_threads_all_arrive(broker):
         t.join()
     turns = {tuple(_args(m)[1:3]) for m in _queued(broker)}
     assert turns == {(seat, v) for seat in range(8) for v in range(40)}
+
+
+def test_many_scheduling_threads_share_a_bounded_number_of_broker_connections(broker):
+    """The rules server has hundreds of threads; a connection each would pile up on Redis."""
+    scheduler = CeleryBotScheduler()
+    admin = redis.Redis.from_url(broker)
+    db = int(broker.rsplit("/", 1)[1])
+    before = sum(1 for c in admin.client_list() if int(c["db"]) == db)
+    gate = threading.Barrier(48)
+
+    def queue_turn(seat: int) -> None:
+        gate.wait()
+        scheduler.schedule(MATCH, seat, 1, "montanas", "heuristic")
+
+    threads = [threading.Thread(target=queue_turn, args=(seat,)) for seat in range(48)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    opened = sum(1 for c in admin.client_list() if int(c["db"]) == db) - before
+    assert len(_queued(broker)) == 48
+    assert opened <= app.conf.broker_pool_limit
 
 
 def test_a_channel_keeps_one_client_until_kombu_drops_its_pool(broker):
