@@ -15,6 +15,8 @@ from kombu import Connection
 from partida.ai.broker import Transport
 from partida.ai.celery import BOT_QUEUE, app
 from partida.ai.tasks import CeleryBotScheduler, play_turn_task
+from partida.ai.turns import SeatSnapshot
+from partida.engine import Action
 
 MATCH = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"
 
@@ -37,8 +39,9 @@ def _args(message: dict) -> list:
 
 def _contract(message: dict) -> dict:
     """What a worker reads from a task message, less what differs between any two sends."""
+    # The argument reprs are only what monitoring tools show (Celery shortens them).
     headers = {k: v for k, v in message["headers"].items()
-               if k not in ("id", "root_id", "origin", "argsrepr")}
+               if k not in ("id", "root_id", "origin", "argsrepr", "kwargsrepr")}
     props = {k: v for k, v in message["properties"].items()
              if k not in ("correlation_id", "delivery_tag", "reply_to")}
     body = json.loads(base64.b64decode(message["body"]))
@@ -49,10 +52,13 @@ def _contract(message: dict) -> dict:
 def test_a_scheduled_turn_is_the_message_apply_async_sends(broker):
     """The worker cannot tell the scheduler's message from Celery's own: same task, queue,
     arguments, options; its id is its correlation id."""
-    CeleryBotScheduler().schedule(MATCH, 1, 7, "montanas", "heuristic")
+    seen = SeatSnapshot(7, [1], {"phase": "deploy", "hand": [3, 9]},
+                        [Action("deploy:2", "place an explorer in ship section 2")])
+    CeleryBotScheduler().schedule(MATCH, 1, 7, "montanas", "heuristic", seen)
     ours = _queued(broker)[0]
     sent_at = _args(ours)[5]
-    play_turn_task.apply_async(args=(MATCH, 1, 7, "montanas", "heuristic", sent_at))
+    play_turn_task.apply_async(args=(MATCH, 1, 7, "montanas", "heuristic", sent_at),
+                               kwargs={"seen": seen.to_plain()})
     celerys = _queued(broker)[0]
     assert ours is not celerys and ours["headers"]["id"] != celerys["headers"]["id"]
     assert _contract(ours) == _contract(celerys)

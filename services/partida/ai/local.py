@@ -48,14 +48,14 @@ class ThreadBotScheduler:
         self.client = LocalRulesClient(matches)
 
     def schedule(self, match_id: str, seat: int, version: int, game_id: str,
-                 bot: str) -> None:
-        self._pool.submit(self._run, match_id, seat, version, game_id, bot, time.time())
+                 bot: str, seen: SeatSnapshot | None = None) -> None:
+        self._pool.submit(self._run, match_id, seat, version, game_id, bot, time.time(), seen)
 
     def _run(self, match_id: str, seat: int, version: int, game_id: str, bot: str,
-             queued_at: float) -> None:
+             queued_at: float, seen: SeatSnapshot | None) -> None:
         assert self.client is not None
         try:
-            run_turn(self.client, match_id, seat, version, game_id, bot, queued_at)
+            run_turn(self.client, match_id, seat, version, game_id, bot, queued_at, seen)
         except ServiceError as e:
             log.info("bot turn %s seat %s v%s: %s", match_id, seat, version, e.message)
         except Exception:  # a bug in a bot must not kill the pool

@@ -13,7 +13,7 @@ from celery.utils.nodenames import anon_nodename
 
 from partida.ai.celery import BOT_QUEUE, app
 from partida.ai.grpc_client import GrpcRulesClient
-from partida.ai.turns import run_turn
+from partida.ai.turns import SeatSnapshot, run_turn
 from partida.platform.auth import Authority
 from partida.platform.config import settings
 
@@ -42,13 +42,16 @@ def _client() -> GrpcRulesClient:
 @app.task(name="partida.play_turn", bind=True, autoretry_for=(TransientRulesError,),
           retry_backoff=0.2, retry_backoff_max=5, retry_jitter=True, max_retries=8)
 def play_turn_task(self: Any, match_id: str, seat: int, version: int, game_id: str, bot: str,
-                   queued_at: float = 0.0) -> str:
+                   queued_at: float = 0.0, seen: dict[str, Any] | None = None) -> str:
     """queued_at: when the rules service queued the turn (wall clock); a retry's wait is its
-    backoff, not queueing, so only the first attempt's wait is measured."""
+    backoff, not queueing, so only the first attempt's wait is measured. seen: the seat's
+    view and actions when the turn was queued (SeatSnapshot.to_plain); without it (a
+    message from an older rules service) the turn reads them first."""
     first_try = not self.request.retries
     try:
         return run_turn(_client(), match_id, seat, version, game_id, bot,
-                        queued_at if first_try else 0.0)
+                        queued_at if first_try else 0.0,
+                        SeatSnapshot.from_plain(seen) if seen else None)
     except grpc.RpcError as e:
         code = e.code()
         if code in _HARMLESS:
@@ -72,12 +75,14 @@ class CeleryBotScheduler:
         self._origin = anon_nodename()
 
     def schedule(self, match_id: str, seat: int, version: int, game_id: str,
-                 bot: str) -> None:
+                 bot: str, seen: SeatSnapshot | None = None) -> None:
         args = (match_id, seat, version, game_id, bot, time.time())
+        kwargs = {"seen": seen.to_plain()} if seen is not None else {}
         task_id = str(uuid.uuid4())
-        message = app.amqp.as_task_v2(task_id, play_turn_task.name, args=args, kwargs={},
+        message = app.amqp.as_task_v2(task_id, play_turn_task.name, args=args, kwargs=kwargs,
                                       ignore_result=True, argsrepr=repr(args),
-                                      kwargsrepr="{}", origin=self._origin)
+                                      kwargsrepr="{...}" if kwargs else "{}",
+                                      origin=self._origin)
         with app.producer_pool.acquire(block=True) as producer:
             producer.publish(message.body, exchange="", routing_key=BOT_QUEUE,
                              serializer="json", headers=message.headers,

@@ -25,6 +25,16 @@ class SeatSnapshot:
     view: Mapping[str, Any]
     actions: Sequence[Action]
 
+    def to_plain(self) -> dict[str, Any]:
+        """JSON-ready, to travel in a queued turn's message."""
+        return {"version": self.version, "to_act": list(self.to_act), "view": self.view,
+                "actions": [[a.id, a.description] for a in self.actions]}
+
+    @classmethod
+    def from_plain(cls, data: Mapping[str, Any]) -> SeatSnapshot:
+        return cls(int(data["version"]), list(data["to_act"]), data["view"],
+                   [Action(i, d) for i, d in data["actions"]])
+
 
 class RulesClient(Protocol):
     """What a bot needs from the rules service (in-process or over gRPC)."""
@@ -42,12 +52,14 @@ def request_id(match_id: str, version: int, seat: int) -> str:
 
 
 def play_turn(client: RulesClient, match_id: str, seat: int, version: int, game_id: str,
-              bot_name: str, seed: int | None = None) -> str:
+              bot_name: str, seed: int | None = None, seen: SeatSnapshot | None = None) -> str:
     """Play the seat's decision at `version`; returns what happened, for logs and metrics.
 
-    The task carries the game and the bot, so a turn costs one read and a submit; if the
-    seat was given back to its player meanwhile, the rules service refuses the submit."""
-    snap = client.snapshot(match_id, seat)
+    The task carries the game and the bot, and usually what the seat saw when its turn was
+    queued (`seen`), so a turn costs a submit alone (else a read first). If the match moved
+    on or the seat was given back to its player meanwhile, the rules service refuses the
+    submit."""
+    snap = seen if seen is not None else client.snapshot(match_id, seat)
     if snap.version != version:
         return "stale"
     if seat not in snap.to_act:
@@ -67,7 +79,7 @@ def play_turn(client: RulesClient, match_id: str, seat: int, version: int, game_
 
 
 def run_turn(client: RulesClient, match_id: str, seat: int, version: int, game_id: str,
-             bot_name: str, queued_at: float = 0.0) -> str:
+             bot_name: str, queued_at: float = 0.0, seen: SeatSnapshot | None = None) -> str:
     """`play_turn` as a worker runs it: the time it waited since being queued at `queued_at`
     (wall clock, 0: unknown) and the turn's own time are measured, and logs name the match
     and seat."""
@@ -76,7 +88,7 @@ def run_turn(client: RulesClient, match_id: str, seat: int, version: int, game_i
     tokens = match_id_var.set(match_id), seat_var.set(seat)
     started = time.perf_counter()
     try:
-        return play_turn(client, match_id, seat, version, game_id, bot_name)
+        return play_turn(client, match_id, seat, version, game_id, bot_name, seen=seen)
     finally:
         metrics.BOT_TURN_DURATION.labels(game_id).observe(time.perf_counter() - started)
         seat_var.reset(tokens[1])

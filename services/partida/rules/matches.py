@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from partida.ai.bots import default_bot
+from partida.ai.turns import SeatSnapshot
 from partida.engine import Action, Event, Game, IllegalAction, LocalRng, Outcome, get
 from partida.engine.errors import BadSetup, UnknownGame
 from partida.platform import jsonio
@@ -416,9 +417,13 @@ class Matches:
     def _schedule_bots(self, s: Session, game: Game, state: Any) -> None:
         if self.bots is None or s.status != "active":
             return
-        for seat in game.to_act(state):
-            if s.seats[seat].controller == "bot":
-                self.bots.schedule(s.match_id, seat, s.version, s.game_id, s.seats[seat].bot)
+        to_act = game.to_act(state)
+        for seat in to_act:
+            if s.seats[seat].controller == "bot":  # the seat's own view only, as GetView
+                seen = SeatSnapshot(s.version, list(to_act), game.view(state, seat),
+                                    game.legal_actions(state, seat))
+                self.bots.schedule(s.match_id, seat, s.version, s.game_id, s.seats[seat].bot,
+                                   seen)
 
     # ----- spectators ---------------------------------------------------------------------
     def _advance_spectator(self, s: Session, game: Game, entry: LogEntry) -> None:

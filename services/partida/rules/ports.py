@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from partida.ai.turns import SeatSnapshot
 from partida.rules.session import SeatMeta, Session
 
 
@@ -66,5 +67,8 @@ class Ledger(Protocol):
 
 
 class BotScheduler(Protocol):
+    """Queues a bot seat's turn; `seen` is what the seat sees then (its view and actions),
+    so that the bot need not read it back."""
+
     def schedule(self, match_id: str, seat: int, version: int, game_id: str,
-                 bot: str) -> None: ...
+                 bot: str, seen: SeatSnapshot | None = None) -> None: ...

@@ -17,7 +17,8 @@ class LosingScheduler:
     def __init__(self) -> None:
         self.queued: list[tuple[str, int, int]] = []
 
-    def schedule(self, match_id: str, seat: int, version: int, game_id: str, bot: str) -> None:
+    def schedule(self, match_id: str, seat: int, version: int, game_id: str, bot: str,
+                 seen: object = None) -> None:
         self.queued.append((match_id, seat, version))
 
 
