@@ -17,6 +17,7 @@ from partida.ai.celery import BOT_QUEUE, app
 from partida.ai.tasks import CeleryBotScheduler, play_turn_task
 from partida.ai.turns import SeatSnapshot
 from partida.engine import Action
+from partida.platform import jsonio
 
 MATCH = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"
 
@@ -58,7 +59,7 @@ def test_a_scheduled_turn_is_the_message_apply_async_sends(broker):
     ours = _queued(broker)[0]
     sent_at = _args(ours)[5]
     play_turn_task.apply_async(args=(MATCH, 1, 7, "montanas", "heuristic", sent_at),
-                               kwargs={"seen": seen.to_plain()})
+                               kwargs={"seen": jsonio.dumps(seen.to_plain())})
     celerys = _queued(broker)[0]
     assert ours is not celerys and ours["headers"]["id"] != celerys["headers"]["id"]
     assert _contract(ours) == _contract(celerys)

@@ -14,6 +14,7 @@ from celery.utils.nodenames import anon_nodename
 from partida.ai.celery import BOT_QUEUE, app
 from partida.ai.grpc_client import GrpcRulesClient
 from partida.ai.turns import SeatSnapshot, run_turn
+from partida.platform import jsonio
 from partida.platform.auth import Authority
 from partida.platform.config import settings
 
@@ -42,16 +43,17 @@ def _client() -> GrpcRulesClient:
 @app.task(name="partida.play_turn", bind=True, autoretry_for=(TransientRulesError,),
           retry_backoff=0.2, retry_backoff_max=5, retry_jitter=True, max_retries=8)
 def play_turn_task(self: Any, match_id: str, seat: int, version: int, game_id: str, bot: str,
-                   queued_at: float = 0.0, seen: dict[str, Any] | None = None) -> str:
+                   queued_at: float = 0.0, seen: str = "") -> str:
     """queued_at: when the rules service queued the turn (wall clock); a retry's wait is its
     backoff, not queueing, so only the first attempt's wait is measured. seen: the seat's
-    view and actions when the turn was queued (SeatSnapshot.to_plain); without it (a
-    message from an older rules service) the turn reads them first."""
+    view and actions when the turn was queued (SeatSnapshot.to_plain as JSON text: kombu's
+    JSON reader calls a hook on every object, which for a whole view cost more than the
+    rest of receiving the task); without it the turn reads them first."""
     first_try = not self.request.retries
     try:
         return run_turn(_client(), match_id, seat, version, game_id, bot,
                         queued_at if first_try else 0.0,
-                        SeatSnapshot.from_plain(seen) if seen else None)
+                        SeatSnapshot.from_plain(jsonio.loads(seen)) if seen else None)
     except grpc.RpcError as e:
         code = e.code()
         if code in _HARMLESS:
@@ -77,7 +79,7 @@ class CeleryBotScheduler:
     def schedule(self, match_id: str, seat: int, version: int, game_id: str,
                  bot: str, seen: SeatSnapshot | None = None) -> None:
         args = (match_id, seat, version, game_id, bot, time.time())
-        kwargs = {"seen": seen.to_plain()} if seen is not None else {}
+        kwargs = {"seen": jsonio.dumps(seen.to_plain())} if seen is not None else {}
         task_id = str(uuid.uuid4())
         message = app.amqp.as_task_v2(task_id, play_turn_task.name, args=args, kwargs=kwargs,
                                       ignore_result=True, argsrepr=repr(args),
