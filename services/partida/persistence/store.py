@@ -65,7 +65,7 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
                            .returning(_MATCHES))
         self._prepare_dice(engine)
         self._log = LogAppender()
-        self._appends = GroupCommit(engine.execution_options(**{WRITE: True}), self._log.write)
+        self._appends = GroupCommit(self._writer, self._log.write)
 
     # Players.
 
