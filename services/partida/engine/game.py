@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from typing import Any, Generic, Protocol, TypeVar
 
 from partida.engine.errors import IllegalAction
@@ -87,10 +87,14 @@ class Game(ABC, Generic[S]):
         if not any(a.id == action_id for a in self.legal_actions(state, seat)):
             raise IllegalAction(f"{action_id!r} is not a legal action for seat {seat} now")
 
-    def apply(self, state: S, seat: Seat, action: str | Action, rng: Rng) -> list[Event]:
-        """Validate, then apply; on IllegalAction the state is untouched."""
+    def apply(self, state: S, seat: Seat, action: str | Action, rng: Rng,
+              listed: Container[str] = ()) -> list[Event]:
+        """Validate, then apply; on IllegalAction the state is untouched. `listed`: ids that
+        `legal_actions` gave for this very state and seat (a caller's memo); an action among
+        them is legal, so it is not checked a second time."""
         action_id = action.id if isinstance(action, Action) else action
         if not isinstance(action_id, str):
             raise IllegalAction("an action id must be a string")
-        self.validate(state, seat, action_id)
+        if action_id not in listed:
+            self.validate(state, seat, action_id)
         return self._apply(state, seat, action_id, rng)

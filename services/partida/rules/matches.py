@@ -33,6 +33,7 @@ from partida.platform.errors import (
     PermissionDenied,
 )
 from partida.platform.validation import identifier
+from partida.rules.legal_memo import LegalMemo
 from partida.rules.ports import BotScheduler, Dice, Ledger, LogEntry
 from partida.rules.randomness import SETUP_BATCH, DrawnRng, replay_action, replay_setup
 from partida.rules.session import SeatMeta, Session, SessionStore
@@ -115,6 +116,7 @@ class Matches:
         self.default_timeout = default_timeout
         # Serializes actions on one match within this process (replicas race via the log).
         self._locks = [threading.Lock() for _ in range(256)]
+        self.legal_memo = LegalMemo()
 
     def _lock(self, match_id: str) -> threading.Lock:
         return self._locks[zlib.crc32(match_id.encode()) % len(self._locks)]
@@ -191,7 +193,7 @@ class Matches:
         state = game.state_from_dict(s.state)
         look = Look(s, game.view(state, seat), game.to_act(state), game.outcome(state))
         if with_actions:
-            look.actions = game.legal_actions(state, seat)
+            look.actions = self._legal_actions(s, game, state, seat)
             look.default = game.default_action(state, seat) if seat in look.to_act else ""
         return look
 
@@ -202,7 +204,7 @@ class Matches:
         game = self._game(s.game_id)
         state = game.state_from_dict(s.state)
         to_act = game.to_act(state)
-        actions = game.legal_actions(state, seat)
+        actions = self._legal_actions(s, game, state, seat)
         default = game.default_action(state, seat) if seat in to_act else ""
         return s, actions, default, to_act
 
@@ -331,7 +333,8 @@ class Matches:
         rng = DrawnRng([tuple(p) for p in s.buffer], lambda n: self.dice.draw(s.match_id, n))
         try:
             events = (game.resign(state, seat) if kind == "resign"
-                      else game.apply(state, seat, action_id, rng))
+                      else game.apply(state, seat, action_id, rng,
+                                      self.legal_memo.listed(s.match_id, s.version, seat)))
         except IllegalAction as e:
             raise FailedPrecondition(e.reason) from None
         version = s.version + 1
@@ -361,17 +364,25 @@ class Matches:
         to_act = list(game.to_act(state))
         result = Result(s.game_id, version, project(stored, seat), s.outcome, to_act,
                         s.deadline)
+        listed: dict[int, list[Action]] = {}
         if seat in to_act and kind != "resign":
-            result.next_actions = [[a.id, a.description]
-                                   for a in game.legal_actions(state, seat)]
+            listed[seat] = self._legal_actions(s, game, state, seat)
+            result.next_actions = [[a.id, a.description] for a in listed[seat]]
             result.next_default = game.default_action(state, seat)
         if outcome is not None:  # recorded before anyone can see the end in the session
             self.ledger.finish_match(s.match_id, s.outcome or {}, bytes.fromhex(s.seed))
         if not self.sessions.commit(s, expected_version, stored, request_id, result.to_json()):
             self.sessions.invalidate(s.match_id)  # the log has it; the next read rebuilds
         self.on_applied(s.game_id, kind)
-        self._after_commit(s, game, state)
+        self._after_commit(s, game, state, listed)
         return result
+
+    def _legal_actions(self, s: Session, game: Game, state: Any, seat: int) -> list[Action]:
+        """`seat`'s legal actions in `state`, which must be the logged state of `s.version`:
+        remembered, so that taking one of them is not checked by listing them again."""
+        actions = game.legal_actions(state, seat)
+        self.legal_memo.remember(s.match_id, s.version, seat, actions)
+        return actions
 
 
     @staticmethod
@@ -409,19 +420,22 @@ class Matches:
         return (self.bots is not None and s.status == "active"
                 and any(s.seats[seat].controller == "bot" for seat in game.to_act(state)))
 
-    def _after_commit(self, s: Session, game: Game, state: Any) -> None:
+    def _after_commit(self, s: Session, game: Game, state: Any,
+                      listed: dict[int, list[Action]] | None = None) -> None:
         if s.status != "active" and s.indexed:  # else an entry left goes when it falls due
             self.sessions.set_deadline(s.match_id, 0)
-        self._schedule_bots(s, game, state)
+        self._schedule_bots(s, game, state, listed)
 
-    def _schedule_bots(self, s: Session, game: Game, state: Any) -> None:
+    def _schedule_bots(self, s: Session, game: Game, state: Any,
+                       listed: dict[int, list[Action]] | None = None) -> None:
+        """listed: legal actions already listed for this state, by seat."""
         if self.bots is None or s.status != "active":
             return
         to_act = game.to_act(state)
         for seat in to_act:
             if s.seats[seat].controller == "bot":  # the seat's own view only, as GetView
-                seen = SeatSnapshot(s.version, list(to_act), game.view(state, seat),
-                                    game.legal_actions(state, seat))
+                actions = (listed or {}).get(seat) or self._legal_actions(s, game, state, seat)
+                seen = SeatSnapshot(s.version, list(to_act), game.view(state, seat), actions)
                 self.bots.schedule(s.match_id, seat, s.version, s.game_id, s.seats[seat].bot,
                                    seen)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Literal
 
@@ -122,11 +122,12 @@ class Card(_Model):
     band: Band | None = None
     terrain: Terrain | None = None
 
-    @property
+    # Cached (the models are frozen): legal actions read these for every card in every hand.
+    @cached_property
     def type_key(self) -> tuple[str, str | None, str | None]:
         return (self.kind, self.band, self.terrain)
 
-    @property
+    @cached_property
     def name(self) -> str:
         words = {"range": f"{self.band}-range", "combined": "Combined attack",
                  "sniper": "Sniper", "barricade": "Barricade", "arsenal": "Search the arsenal",
@@ -141,23 +142,31 @@ class Content(_Model):
     cards: tuple[Card, ...]
     setup: Setup
 
-    @property
+    # Board lookups, cached (the models are frozen): the legal actions ask them for every
+    # monster and card on each call.
+    @cached_property
     def alley_squares(self) -> int:
         return sum(b.squares for b in self.board.bands)
 
+    @cached_property
+    def band_by_square(self) -> tuple[Band, ...]:
+        return tuple(b.id for b in self.board.bands for _ in range(b.squares))
+
     def band_of(self, square: int) -> Band:
         """The band of a square counted from the access edge (0) towards the ship."""
-        for b in self.board.bands:
-            if square < b.squares:
-                return b.id
-            square -= b.squares
-        raise ValueError("square is inside the ship")
+        if not 0 <= square < self.alley_squares:
+            raise ValueError("square is inside the ship")
+        return self.band_by_square[square]
 
     def terrain_of(self, alley: int) -> Terrain:
         return self.board.alleys[alley - 1].terrain
 
+    @cached_property
+    def monster_kinds(self) -> dict[str, MonsterKind]:
+        return {m.kind: m for m in self.tiles.monsters}
+
     def monster_kind(self, kind: str) -> MonsterKind:
-        return next(m for m in self.tiles.monsters if m.kind == kind)
+        return self.monster_kinds[kind]
 
     def special(self, kind: str) -> SpecialKind | None:
         return next((s for s in self.tiles.specials if s.kind == kind), None)
