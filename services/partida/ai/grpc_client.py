@@ -33,5 +33,5 @@ class GrpcRulesClient(ServiceClient):
                action_id: str) -> int:
         r = self.call("SubmitAction", rules_pb2.SubmitActionRequest(
             match_id=match_id, seat=seat, expected_version=version, request_id=request_id,
-            action=common_pb2.Action(action_id=action_id)))
+            action=common_pb2.Action(action_id=action_id), json_only=True))
         return int(r.version)

@@ -127,10 +127,11 @@ def action_id(game_id: str, msg: common_pb2.Action) -> str:
         raise InvalidArgument(str(e)) from None
 
 
-def event(game_id: str, e: dict[str, Any]) -> common_pb2.Event:
+def event(game_id: str, e: dict[str, Any], typed_too: bool = True) -> common_pb2.Event:
+    """The event as JSON, and as the game's typed message unless `typed_too` is false."""
     msg = common_pb2.Event(sequence=e["seq"], version=e["version"], kind=e["kind"],
                            data_json=_json(e["data"]))
-    adapter = adapter_for(game_id)
+    adapter = adapter_for(game_id) if typed_too else None
     if adapter is not None:
         getattr(msg, game_id).CopyFrom(adapter.event_to_proto(e["kind"], e["data"]))
     return msg

@@ -108,11 +108,13 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         action_id = protos.action_id(game_id, request.action)
         result = self.matches.submit(request.match_id, request.seat, request.expected_version,
                                      request.request_id, action_id, principal)
+        typed = not request.json_only
         response = rules_pb2.SubmitActionResponse(
             version=result.version,
-            events=[protos.event(result.game_id, e) for e in result.events],
+            events=[protos.event(result.game_id, e, typed) for e in result.events],
             decision=protos.decision(result.to_act, result.deadline),
-            next_actions=[protos.action(result.game_id, Action(*a)) for a in result.next_actions],
+            next_actions=[protos.action(result.game_id, Action(*a), typed)
+                          for a in result.next_actions],
             next_default_action_id=result.next_default)
         if result.outcome is not None:
             response.outcome.CopyFrom(protos.outcome(result.outcome))

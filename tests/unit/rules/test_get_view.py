@@ -11,7 +11,7 @@ import pytest
 from partida.platform.auth import Authority
 from partida.platform.server import Registration, Server
 from partida.rules.service import RulesServicer
-from partida.v1 import rules_pb2, rules_pb2_grpc
+from partida.v1 import common_pb2, rules_pb2, rules_pb2_grpc
 from tests.unit.rules.conftest import new_match
 
 
@@ -47,3 +47,41 @@ def test_json_only_leaves_out_the_typed_view_and_actions_and_nothing_else(rules,
         [(a.action_id, a.description) for a in full.actions] != []
     assert lean.default_action_id == full.default_action_id
     assert lean.decision == full.decision
+
+
+def test_a_json_only_submit_leaves_out_the_typed_events_and_next_actions_only(rules, matches):
+    """SubmitAction's json_only (the bot workers set it): the events as data_json, the next
+    actions by id; the same events as a typed answer to the same request, the same next
+    actions as ListLegalActions lists at the new version."""
+    stub, alice = rules
+    match_id = new_match(matches, players=("alice", "alice")).match_id
+    checked = 0
+    for _ in range(60):
+        legal = stub.ListLegalActions(rules_pb2.ListLegalActionsRequest(
+            match_id=match_id, seat=0), metadata=alice)
+        if not legal.decision.seats:  # the match is over
+            break
+        seat = legal.decision.seats[0]
+        if seat != 0:
+            legal = stub.ListLegalActions(rules_pb2.ListLegalActionsRequest(
+                match_id=match_id, seat=seat), metadata=alice)
+        request = rules_pb2.SubmitActionRequest(
+            match_id=match_id, seat=seat, expected_version=legal.version,
+            request_id=f"json-only-{legal.version}", json_only=True,
+            action=common_pb2.Action(action_id=legal.default_action_id))
+        lean = stub.SubmitAction(request, metadata=alice)
+        request.json_only = False
+        typed = stub.SubmitAction(request, metadata=alice)  # a repeat: the first result
+        assert lean.events and not any(e.WhichOneof("game") for e in lean.events)
+        assert all(e.HasField("montanas") for e in typed.events)
+        assert [(e.sequence, e.version, e.kind, json.loads(e.data_json)) for e in lean.events] \
+            == [(e.sequence, e.version, e.kind, json.loads(e.data_json)) for e in typed.events]
+        if lean.next_actions:
+            after = stub.ListLegalActions(rules_pb2.ListLegalActionsRequest(
+                match_id=match_id, seat=seat), metadata=alice)
+            assert not any(a.WhichOneof("game") for a in lean.next_actions)
+            assert [(a.action_id, a.description) for a in lean.next_actions] == \
+                [(a.action_id, a.description) for a in after.actions]
+            assert lean.next_default_action_id == after.default_action_id
+            checked += 1
+    assert checked  # some action left its seat to decide again at once

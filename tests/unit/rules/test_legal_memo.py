@@ -8,8 +8,8 @@ from partida.engine import Action, get
 from partida.engine.errors import IllegalAction
 from partida.engine.rng import LocalRng
 from partida.platform.errors import FailedPrecondition
-from partida.rules.legal_memo import LegalMemo
 from partida.rules.ledger import LocalLedger
+from partida.rules.legal_memo import LegalMemo
 from partida.rules.matches import Matches
 from partida.rules.session import MemorySessionStore
 
