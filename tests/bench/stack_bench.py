@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import multiprocessing as mp
 import random
 import statistics
@@ -236,36 +237,45 @@ def bot_load(stack: Stack, matches: int = 100, seconds: float = 20.0,
             cpu * 1000 / max(1, actions))
 
 
-async def _seek(address: str, players: int) -> int:
-    """`players` players each open a 2-seat ticket and wait until it is assigned."""
+async def _seek(address: str, players: int) -> tuple[int, float, float]:
+    """`players` players each open a 2-seat ticket and wait until it is assigned: how many
+    were, when the first ticket was opened and when the last one was assigned (wall clock,
+    to compare across processes)."""
+    opened: list[float] = []
+    assigned: list[float] = []
     async with grpc.aio.insecure_channel(address) as channel:
+        await channel.channel_ready()
         stub = matchmaking_pb2_grpc.MatchmakingServiceStub(channel)
 
         async def one() -> int:
             meta = _token(f"mm-{uuid.uuid4().hex[:10]}")
+            opened.append(time.time())
             ticket = (await stub.CreateTicket(matchmaking_pb2.CreateTicketRequest(
                 game_id="montanas", scenario_id="standard", seats=2, fill_with_bots=False,
                 request_id=uuid.uuid4().hex), metadata=meta)).ticket
             async for item in stub.WatchTicket(matchmaking_pb2.WatchTicketRequest(
                     ticket_id=ticket.ticket_id), metadata=meta):
                 if item.ticket.match_id:
+                    assigned.append(time.time())
                     return 1
             return 0
 
-        return sum(await asyncio.gather(*(one() for _ in range(players))))
+        seated = sum(await asyncio.gather(*(one() for _ in range(players))))
+    return seated, min(opened), max(assigned, default=math.nan)
 
 
-def _seek_process(args: tuple[str, int]) -> int:
+def _seek_process(args: tuple[str, int]) -> tuple[int, float, float]:
     return asyncio.run(_seek(*args))
 
 
 def matchmaking_load(address: str, players: int = 1000, processes: int = 2) -> float:
-    """Seats assigned per second, from the first ticket opened to the last one assigned,
-    through the gRPC API with real match creation in the rules service."""
-    start = time.monotonic()
+    """Seats assigned per second, from the first ticket opened to the last one assigned
+    (the client processes' start-up is left out), through the gRPC API with real match
+    creation in the rules service."""
     with mp.get_context("spawn").Pool(processes) as pool:
-        seated = sum(pool.map(_seek_process, [(address, players // processes)] * processes))
-    return seated / (time.monotonic() - start)
+        results = pool.map(_seek_process, [(address, players // processes)] * processes)
+    seated = sum(r[0] for r in results)
+    return seated / (max(r[2] for r in results) - min(r[1] for r in results))
 
 
 def redis_bytes_per_match(redis_url: str) -> float:
