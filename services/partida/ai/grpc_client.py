@@ -30,8 +30,12 @@ class GrpcRulesClient(ServiceClient):
         return r.version, json.loads(r.state_json)
 
     def submit(self, match_id: str, seat: int, version: int, request_id: str,
-               action_id: str) -> int:
+               action_id: str, keep_turn: bool = False) -> SeatSnapshot | None:
         r = self.call("SubmitAction", rules_pb2.SubmitActionRequest(
             match_id=match_id, seat=seat, expected_version=version, request_id=request_id,
-            action=common_pb2.Action(action_id=action_id), json_only=True))
-        return int(r.version)
+            action=common_pb2.Action(action_id=action_id), json_only=True,
+            keep_turn=keep_turn))
+        if not r.HasField("next_view"):  # not kept, not the seat's, or a repeat's answer
+            return None
+        return SeatSnapshot(r.version, list(r.decision.seats), json.loads(r.next_view.data_json),
+                            [Action(a.action_id, a.description) for a in r.next_actions])

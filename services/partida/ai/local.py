@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from partida.ai.turns import SeatSnapshot, run_turn
+from partida.engine import Action
 from partida.platform.auth import SERVICE, Principal
 from partida.platform.errors import ServiceError
 
@@ -30,10 +31,13 @@ class LocalRulesClient:
         return self.matches.bot_state(match_id, seat)  # type: ignore[no-any-return]
 
     def submit(self, match_id: str, seat: int, version: int, request_id: str,
-               action_id: str) -> int:
+               action_id: str, keep_turn: bool = False) -> SeatSnapshot | None:
         result = self.matches.submit(match_id, seat, version, request_id, action_id,
-                                     BOT_PRINCIPAL)
-        return int(result.version)
+                                     BOT_PRINCIPAL, keep_turn)
+        if result.next_view is None:  # not kept, not the seat's, or a repeat's answer
+            return None
+        return SeatSnapshot(result.version, result.to_act, result.next_view,
+                            [Action(i, d) for i, d in result.next_actions])
 
 
 class ThreadBotScheduler:

@@ -44,6 +44,9 @@ from partida.rules.session import SeatMeta, Session, SessionStore
 BOT_RETRY_SECONDS = 10.0
 
 
+_NOT_KEPT = ("next_actions", "next_default", "next_view")
+
+
 @dataclass
 class Result:
     """What a submitted action returns to its seat (also cached for repeated request ids)."""
@@ -57,12 +60,13 @@ class Result:
     # The acting seat's next legal actions ([id, description]) when it decides again at once.
     next_actions: list[list[str]] = field(default_factory=list)
     next_default: str = ""
+    # Its view then too, when the caller keeps the turn (a bot playing on).
+    next_view: dict[str, Any] | None = None
 
     def to_json(self) -> str:
-        """Kept for an immediate repeat; without the next actions, which a repeat would have
-        to list afresh anyway (the match may have moved on), to keep sessions small."""
-        data = {k: v for k, v in self.__dict__.items() if k not in ("next_actions",
-                                                                     "next_default")}
+        """Kept for an immediate repeat; without the next decision, which a repeat would
+        have to read afresh anyway (the match may have moved on), to keep sessions small."""
+        data = {k: v for k, v in self.__dict__.items() if k not in _NOT_KEPT}
         return jsonio.dumps(data)
 
     @classmethod
@@ -247,7 +251,10 @@ class Matches:
 
     # ----- acting -----------------------------------------------------------------------
     def submit(self, match_id: str, seat: int, expected_version: int, request_id: str,
-               action_id: str, principal: Principal | None) -> Result:
+               action_id: str, principal: Principal | None, keep_turn: bool = False
+               ) -> Result:
+        """keep_turn: the caller takes the seat's next decision itself if it is the seat's
+        at once (the result carries the view then, and no bot turn is queued for it)."""
         identifier("match_id", match_id)
         identifier("request_id", request_id)
         if not isinstance(action_id, str) or not action_id or len(action_id) > 512:
@@ -258,7 +265,8 @@ class Matches:
                 return Result.from_json(cached)
             s = live or self._session(match_id)
             self._check_seat(s, seat, principal, acting=True)
-            return self._apply(s, seat, expected_version, request_id, action_id, "action")
+            return self._apply(s, seat, expected_version, request_id, action_id, "action",
+                               keep_turn)
 
     def resign(self, match_id: str, seat: int, request_id: str,
                principal: Principal | None) -> Result:
@@ -320,7 +328,7 @@ class Matches:
 
     # ----- the one write path -------------------------------------------------------------
     def _apply(self, s: Session, seat: int, expected_version: int, request_id: str,
-               action_id: str, kind: str) -> Result:
+               action_id: str, kind: str, keep_turn: bool = False) -> Result:
         if s.status != "active":
             raise FailedPrecondition("the match is over")
         if expected_version != s.version:
@@ -369,12 +377,14 @@ class Matches:
             listed[seat] = self._legal_actions(s, game, state, seat)
             result.next_actions = [[a.id, a.description] for a in listed[seat]]
             result.next_default = game.default_action(state, seat)
+            if keep_turn:
+                result.next_view = game.view(state, seat)
         if outcome is not None:  # recorded before anyone can see the end in the session
             self.ledger.finish_match(s.match_id, s.outcome or {}, bytes.fromhex(s.seed))
         if not self.sessions.commit(s, expected_version, stored, request_id, result.to_json()):
             self.sessions.invalidate(s.match_id)  # the log has it; the next read rebuilds
         self.on_applied(s.game_id, kind)
-        self._after_commit(s, game, state, listed)
+        self._after_commit(s, game, state, listed, kept=seat if result.next_view else None)
         return result
 
     def _legal_actions(self, s: Session, game: Game, state: Any, seat: int) -> list[Action]:
@@ -421,19 +431,23 @@ class Matches:
                 and any(s.seats[seat].controller == "bot" for seat in game.to_act(state)))
 
     def _after_commit(self, s: Session, game: Game, state: Any,
-                      listed: dict[int, list[Action]] | None = None) -> None:
+                      listed: dict[int, list[Action]] | None = None,
+                      kept: int | None = None) -> None:
         if s.status != "active" and s.indexed:  # else an entry left goes when it falls due
             self.sessions.set_deadline(s.match_id, 0)
-        self._schedule_bots(s, game, state, listed)
+        self._schedule_bots(s, game, state, listed, kept)
 
     def _schedule_bots(self, s: Session, game: Game, state: Any,
-                       listed: dict[int, list[Action]] | None = None) -> None:
-        """listed: legal actions already listed for this state, by seat."""
+                       listed: dict[int, list[Action]] | None = None,
+                       kept: int | None = None) -> None:
+        """listed: legal actions already listed for this state, by seat. kept: a seat whose
+        decision the caller took on itself (keep_turn): not queued. Should that caller fail
+        to take it, the deadline index queues it after BOT_RETRY_SECONDS, as a lost turn."""
         if self.bots is None or s.status != "active":
             return
         to_act = game.to_act(state)
         for seat in to_act:
-            if s.seats[seat].controller == "bot":  # the seat's own view only, as GetView
+            if s.seats[seat].controller == "bot" and seat != kept:  # own view only
                 actions = (listed or {}).get(seat) or self._legal_actions(s, game, state, seat)
                 seen = SeatSnapshot(s.version, list(to_act), game.view(state, seat), actions)
                 self.bots.schedule(s.match_id, seat, s.version, s.game_id, s.seats[seat].bot,

@@ -103,11 +103,12 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
 
     def SubmitAction(self, request: Any, context: Any) -> Any:  # noqa: N802
         principal = require_player(caller())
-        typed = request.action.WhichOneof("game")
-        game_id = self.matches.session(request.match_id).game_id if typed else ""
+        typed_action = request.action.WhichOneof("game")
+        game_id = self.matches.session(request.match_id).game_id if typed_action else ""
         action_id = protos.action_id(game_id, request.action)
         result = self.matches.submit(request.match_id, request.seat, request.expected_version,
-                                     request.request_id, action_id, principal)
+                                     request.request_id, action_id, principal,
+                                     request.keep_turn)
         typed = not request.json_only
         response = rules_pb2.SubmitActionResponse(
             version=result.version,
@@ -118,6 +119,9 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             next_default_action_id=result.next_default)
         if result.outcome is not None:
             response.outcome.CopyFrom(protos.outcome(result.outcome))
+        if result.next_view is not None:
+            response.next_view.CopyFrom(protos.view(result.game_id, result.version,
+                                                    result.next_view, typed))
         return response
 
     def StreamMatch(self, request: Any, context: Any) -> Iterator[Any]:  # noqa: N802

@@ -76,3 +76,25 @@ def test_a_seat_handed_to_a_bot_is_watched_too(store, clock):
     clock.now += BOT_RETRY_SECONDS + 0.1
     matches.expire_decisions()
     assert bots.queued == [bots.queued[0]] * 2
+
+
+def test_a_decision_kept_by_a_worker_that_then_died_is_queued_after_the_retry_time(
+        lost, clock):
+    """keep_turn: the caller holds the seat's next decision, so none is queued for it; a
+    worker that dies holding it is covered like a lost turn."""
+    matches, bots = lost
+    s = _bot_first(matches)
+    seat = 0
+    version = matches.session(s.match_id).version
+    while True:  # play seat 0's decisions until one falls to it again at once, kept
+        _, _, default, to_act = matches.legal(s.match_id, seat, BOTS)
+        assert to_act == (seat,)
+        result = matches.submit(s.match_id, seat, version, rid(), default, BOTS,
+                                keep_turn=True)
+        version = result.version
+        if result.next_view is not None:
+            break
+    assert (s.match_id, seat, version) not in bots.queued
+    clock.now += BOT_RETRY_SECONDS + 0.1
+    matches.expire_decisions()
+    assert bots.queued[-1] == (s.match_id, seat, version)

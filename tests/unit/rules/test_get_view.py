@@ -4,6 +4,7 @@ game's typed messages and nothing else."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 import grpc
 import pytest
@@ -49,6 +50,21 @@ def test_json_only_leaves_out_the_typed_view_and_actions_and_nothing_else(rules,
     assert lean.decision == full.decision
 
 
+def _decisions(stub, match_id: str, metadata, steps: int = 60
+               ) -> Iterator[tuple[int, rules_pb2.ListLegalActionsResponse]]:
+    """The seat to act and its legal actions, while the match goes on (the caller acts)."""
+    for _ in range(steps):
+        legal = stub.ListLegalActions(rules_pb2.ListLegalActionsRequest(
+            match_id=match_id, seat=0), metadata=metadata)
+        if not legal.decision.seats:
+            return
+        seat = legal.decision.seats[0]
+        if seat != 0:
+            legal = stub.ListLegalActions(rules_pb2.ListLegalActionsRequest(
+                match_id=match_id, seat=seat), metadata=metadata)
+        yield seat, legal
+
+
 def test_a_json_only_submit_leaves_out_the_typed_events_and_next_actions_only(rules, matches):
     """SubmitAction's json_only (the bot workers set it): the events as data_json, the next
     actions by id; the same events as a typed answer to the same request, the same next
@@ -56,15 +72,7 @@ def test_a_json_only_submit_leaves_out_the_typed_events_and_next_actions_only(ru
     stub, alice = rules
     match_id = new_match(matches, players=("alice", "alice")).match_id
     checked = 0
-    for _ in range(60):
-        legal = stub.ListLegalActions(rules_pb2.ListLegalActionsRequest(
-            match_id=match_id, seat=0), metadata=alice)
-        if not legal.decision.seats:  # the match is over
-            break
-        seat = legal.decision.seats[0]
-        if seat != 0:
-            legal = stub.ListLegalActions(rules_pb2.ListLegalActionsRequest(
-                match_id=match_id, seat=seat), metadata=alice)
+    for seat, legal in _decisions(stub, match_id, alice):
         request = rules_pb2.SubmitActionRequest(
             match_id=match_id, seat=seat, expected_version=legal.version,
             request_id=f"json-only-{legal.version}", json_only=True,
@@ -85,3 +93,25 @@ def test_a_json_only_submit_leaves_out_the_typed_events_and_next_actions_only(ru
             assert lean.next_default_action_id == after.default_action_id
             checked += 1
     assert checked  # some action left its seat to decide again at once
+
+
+def test_keep_turn_answers_with_the_seats_next_view_when_it_decides_again(rules, matches):
+    """SubmitAction's keep_turn (bot workers playing a seat's run of decisions): next_view
+    is the seat's view at the new version, as GetView gives it; absent when not asked."""
+    stub, alice = rules
+    match_id = new_match(matches, players=("alice", "alice")).match_id
+    kept = 0
+    for step, (seat, legal) in enumerate(_decisions(stub, match_id, alice)):
+        keep = step % 2 == 0
+        r = stub.SubmitAction(rules_pb2.SubmitActionRequest(
+            match_id=match_id, seat=seat, expected_version=legal.version,
+            request_id=f"keep-{legal.version}", keep_turn=keep,
+            action=common_pb2.Action(action_id=legal.default_action_id)), metadata=alice)
+        again = seat in r.decision.seats
+        assert r.HasField("next_view") == (keep and again)
+        if r.HasField("next_view"):
+            view = stub.GetView(rules_pb2.GetViewRequest(match_id=match_id, seat=seat),
+                                metadata=alice).view
+            assert r.next_view == view and r.next_view.version == r.version
+            kept += 1
+    assert kept
