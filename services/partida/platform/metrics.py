@@ -46,7 +46,8 @@ DECISIONS_TIMED_OUT = Counter(
 
 BOT_TURN_DURATION = Histogram(
     "partida_bot_turn_duration_seconds",
-    "One bot turn: reading the seat, choosing and submitting.", ["game"], buckets=_FAST)
+    "One bot turn: reading the seat, choosing and submitting; a turn also plays the run of "
+    "decisions that falls to its seat right after, up to a limit.", ["game"], buckets=_FAST)
 BOT_QUEUE_WAIT = Histogram(
     "partida_bot_queue_wait_seconds",
     "From a bot turn being queued to a worker starting it.", ["game"], buckets=_FAST)
