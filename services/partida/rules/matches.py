@@ -384,7 +384,8 @@ class Matches:
         if not self.sessions.commit(s, expected_version, stored, request_id, result.to_json()):
             self.sessions.invalidate(s.match_id)  # the log has it; the next read rebuilds
         self.on_applied(s.game_id, kind)
-        self._after_commit(s, game, state, listed, kept=seat if result.next_view else None)
+        kept = seat if result.next_view is not None else None
+        self._after_commit(s, game, state, listed, kept)
         return result
 
     def _legal_actions(self, s: Session, game: Game, state: Any, seat: int) -> list[Action]:
