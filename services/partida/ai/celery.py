@@ -13,6 +13,7 @@ from celery import Celery, signals
 
 from partida.platform import logs, metrics
 from partida.platform.config import settings
+from partida.platform.gc_tuning import freeze_startup
 
 BOT_QUEUE = "bots"
 
@@ -63,3 +64,9 @@ def _exporter(**_: Any) -> None:
     of their own, which this exporter does not see."""
     cfg = settings()
     metrics.serve(cfg.metrics_port, cfg.host)
+
+
+@signals.worker_ready.connect
+def _freeze(**_: Any) -> None:
+    """Start-up is done: its objects are kept out of the collector's scans (gc_tuning)."""
+    freeze_startup()

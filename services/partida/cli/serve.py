@@ -9,6 +9,7 @@ import threading
 from partida.platform import logs, metrics
 from partida.platform.assembly import build
 from partida.platform.config import Settings
+from partida.platform.gc_tuning import freeze_startup
 
 log = logging.getLogger("partida.serve")
 
@@ -23,6 +24,7 @@ def serve(role: str, cfg: Settings, announce: bool = True) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
     process.start()
+    freeze_startup()
     if announce:
         where = f"{cfg.host}:{process.server.port}"
         print(f"partida {role} serving on {where}", flush=True)
