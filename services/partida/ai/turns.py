@@ -79,12 +79,12 @@ def play_turn(client: RulesClient, match_id: str, seat: int, version: int, game_
         return "not-to-act"
     rng = LocalRng(seed if seed is not None else time.time_ns())
     bot = make_bot(game_id, bot_name)
+    game = get(game_id)
     for played in range(1, KEEP_LIMIT + 1):
         if bot_name == SEARCH_BOT:
             state_version, state = client.bot_state(match_id, seat)
             if state_version != version:
                 return "stale"
-            game = get(game_id)
             action = bot.choose_from_state(game, game.state_from_dict(state), seat, rng)
         else:
             action = bot.choose(snap.view, snap.actions, rng)
