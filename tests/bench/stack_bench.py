@@ -238,9 +238,9 @@ def bot_load(stack: Stack, matches: int = 100, seconds: float = 20.0,
 
 
 async def _seek(address: str, players: int) -> tuple[int, float, float]:
-    """`players` players each open a 2-seat ticket and wait until it is assigned: how many
-    were, when the first ticket was opened and when the last one was assigned (wall clock,
-    to compare across processes)."""
+    """`players` players each seek a 2-seat match (SeekMatch: open a ticket and follow it in
+    one call) until it is assigned: how many were, when the first ticket was opened and when
+    the last one was assigned (wall clock, to compare across processes)."""
     opened: list[float] = []
     assigned: list[float] = []
     async with grpc.aio.insecure_channel(address) as channel:
@@ -250,11 +250,10 @@ async def _seek(address: str, players: int) -> tuple[int, float, float]:
         async def one() -> int:
             meta = _token(f"mm-{uuid.uuid4().hex[:10]}")
             opened.append(time.time())
-            ticket = (await stub.CreateTicket(matchmaking_pb2.CreateTicketRequest(
-                game_id="montanas", scenario_id="standard", seats=2, fill_with_bots=False,
-                request_id=uuid.uuid4().hex), metadata=meta)).ticket
-            async for item in stub.WatchTicket(matchmaking_pb2.WatchTicketRequest(
-                    ticket_id=ticket.ticket_id), metadata=meta):
+            async for item in stub.SeekMatch(matchmaking_pb2.SeekMatchRequest(
+                    ticket=matchmaking_pb2.CreateTicketRequest(
+                        game_id="montanas", scenario_id="standard", seats=2,
+                        fill_with_bots=False, request_id=uuid.uuid4().hex)), metadata=meta):
                 if item.ticket.match_id:
                     assigned.append(time.time())
                     return 1

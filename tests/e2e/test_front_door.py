@@ -8,7 +8,7 @@ import pytest
 
 from partida.cli.remote import Remote
 from partida.devstack.stack import API_KEY
-from partida.v1 import dice_pb2, persistence_pb2, players_pb2
+from partida.v1 import dice_pb2, matchmaking_pb2, persistence_pb2, players_pb2
 
 from .conftest import _split
 
@@ -30,6 +30,21 @@ def test_public_calls_pass_through_with_the_other_services_statuses(split):
         front.players.CreatePlayer(players_pb2.CreatePlayerRequest(display_name="x",
                                                                    external_id="x"))
     assert no_key.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    front.close()
+
+
+def test_seek_match_streams_through_the_front_door(split):
+    front = Remote(split.address)
+    front.login(API_KEY, "front-door-seeker")
+    stream = front.find_match("montanas", "standard", 2, False, "front-door-seek")
+    ticket = next(stream)  # matchmaking's stream, passed on message by message
+    assert ticket.status == matchmaking_pb2.TICKET_STATUS_SEARCHING and ticket.ticket_id
+    front.call(front.matchmaking, "CancelTicket",
+               matchmaking_pb2.CancelTicketRequest(ticket_id=ticket.ticket_id))
+    assert [t.status for t in stream] == [matchmaking_pb2.TICKET_STATUS_CANCELLED]
+    with pytest.raises(grpc.RpcError) as bad:
+        next(front.find_match("no-such-game", "", 2, False, "front-door-bad-seek"))
+    assert bad.value.code() == grpc.StatusCode.INVALID_ARGUMENT  # matchmaking's own answer
     front.close()
 
 

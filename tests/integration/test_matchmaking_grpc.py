@@ -168,6 +168,51 @@ def test_watch_stops_when_the_client_goes_away(mm):
     assert t.ticket_id not in watching
 
 
+def seek(mm, player, request_id="s1", **kw):
+    request = pb.SeekMatchRequest(ticket=pb.CreateTicketRequest(
+        game_id="montanas", scenario_id="standard", seats=2, request_id=request_id, **kw))
+    return mm.stub.SeekMatch(request, metadata=auth(player), timeout=10)
+
+
+def test_seek_opens_a_ticket_and_follows_it_until_assigned(mm):
+    stream = seek(mm, "ann")
+    opened = next(stream).ticket
+    assert (opened.status, opened.player_id, opened.rating) == (SEARCHING, "ann", 1520.0)
+    got = mm.stub.GetTicket(pb.GetTicketRequest(ticket_id=opened.ticket_id),
+                            metadata=auth("ann")).ticket
+    assert got == opened
+    bob = seek(mm, "bob")
+    assert next(bob).ticket.status == SEARCHING
+    assert mm.matcher.tick() == 2
+    assert next(bob).ticket.status == ASSIGNED
+    assigned = next(stream).ticket
+    assert (assigned.ticket_id, assigned.status) == (opened.ticket_id, ASSIGNED)
+    assert assigned.match_id in mm.creator.by_match()
+    assert list(stream) == []
+
+
+def test_a_repeated_seek_follows_the_first_ticket(mm):
+    first = seek(mm, "ann", "same")
+    opened = next(first).ticket
+    first.cancel()
+    again = seek(mm, "ann", "same")
+    assert next(again).ticket.ticket_id == opened.ticket_id
+    again.cancel()
+    mm.stub.CancelTicket(pb.CancelTicketRequest(ticket_id=opened.ticket_id),
+                         metadata=auth("ann"))
+
+
+def test_a_bad_seek_is_refused_with_invalid_argument(mm):
+    for request in [pb.SeekMatchRequest(),
+                    pb.SeekMatchRequest(ticket=pb.CreateTicketRequest(game_id="nope",
+                                                                      request_id="r"))]:
+        stream = mm.stub.SeekMatch(request, metadata=auth("ann"), timeout=10)
+        assert code_of(next, stream) == grpc.StatusCode.INVALID_ARGUMENT
+    stream = mm.stub.SeekMatch(pb.SeekMatchRequest(), timeout=10)
+    assert code_of(next, stream) == grpc.StatusCode.UNAUTHENTICATED
+    assert mm.store.searching() == []
+
+
 class SlowCreator(RecordingCreator):
     """Holds every creation until `go` is set, failing it if `fail_held` is set."""
 

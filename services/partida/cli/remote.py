@@ -83,11 +83,10 @@ class Remote:
                    request_id: str, campaign_id: str = "", team: str = "") -> Iterator[Any]:
         """Open a ticket (in a campaign, for `team`, if one is named) and yield its states
         until it is assigned (or ends otherwise)."""
-        ticket = self.call(self.matchmaking, "CreateTicket", matchmaking_pb2.CreateTicketRequest(
-            game_id=game, scenario_id=scenario, seats=seats, fill_with_bots=fill_with_bots,
-            request_id=request_id, campaign_id=campaign_id, campaign_team=team)).ticket
-        stream = self.matchmaking.WatchTicket(
-            matchmaking_pb2.WatchTicketRequest(ticket_id=ticket.ticket_id),
+        stream = self.matchmaking.SeekMatch(matchmaking_pb2.SeekMatchRequest(
+            ticket=matchmaking_pb2.CreateTicketRequest(
+                game_id=game, scenario_id=scenario, seats=seats, fill_with_bots=fill_with_bots,
+                request_id=request_id, campaign_id=campaign_id, campaign_team=team)),
             metadata=self.metadata)
         for item in stream:
             yield item.ticket

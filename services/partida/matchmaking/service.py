@@ -16,7 +16,7 @@ import partida.engine
 from partida.matchmaking.campaigns import CampaignSource, check_ticket
 from partida.matchmaking.matcher import RatingSource
 from partida.matchmaking.pools import Table, catalog_of
-from partida.matchmaking.store.base import TicketStore, TooManyOpen
+from partida.matchmaking.store.base import TicketStore, TooManyOpen, Watch
 from partida.matchmaking.tickets import ASSIGNED, CANCELLED, CLAIMED, EXPIRED, Ticket, to_proto
 from partida.platform import errors
 from partida.platform.auth import require_player
@@ -53,22 +53,44 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
 
     def CreateTicket(self, request: pb.CreateTicketRequest, context: Any
                      ) -> pb.CreateTicketResponse:
+        return pb.CreateTicketResponse(ticket=to_proto(self._open(self._new(request),
+                                                                  request.request_id)))
+
+    def SeekMatch(self, request: pb.SeekMatchRequest, context: Any
+                  ) -> Iterator[pb.SeekMatchResponse]:
+        require_player(caller())  # who asks comes before what is asked
+        if not request.HasField("ticket"):
+            raise errors.InvalidArgument("ticket is required")
+        new = self._new(request.ticket)
+        with self._store.watch(new.ticket_id) as changes:  # before it exists: no change missed
+            opened = self._open(new, request.ticket.request_id)
+            if opened.ticket_id == new.ticket_id:
+                follow = self._follow(opened, changes, context)
+            else:  # a repeat: the first call's ticket, read afresh under a watch of its own
+                follow = self._watch(opened.ticket_id, context)
+            for t in follow:
+                yield pb.SeekMatchResponse(ticket=t)
+
+    def _new(self, request: pb.CreateTicketRequest) -> Ticket:
+        """The ticket `request` asks for, checked, not yet stored."""
         player = require_player(caller()).subject
         seats = self._seats(request)
         identifier("request_id", request.request_id)
         self._campaign(request, player)
         rating = self._rating(player, request.game_id)
         now = self._clock()
-        ticket = Ticket(uuid.uuid4().hex, player, request.game_id, request.scenario_id, seats,
-                        request.fill_with_bots, rating, created=now, expires=now + self._ttl,
-                        campaign_id=request.campaign_id, campaign_team=request.campaign_team)
+        return Ticket(uuid.uuid4().hex, player, request.game_id, request.scenario_id, seats,
+                      request.fill_with_bots, rating, created=now, expires=now + self._ttl,
+                      campaign_id=request.campaign_id, campaign_team=request.campaign_team)
+
+    def _open(self, ticket: Ticket, request_id: str) -> Ticket:
+        """Stores the ticket, or returns the one its player opened with `request_id`."""
         try:
-            ticket = self._store.create(ticket, request.request_id, self._max_open)
+            return self._store.create(ticket, request_id, self._max_open)
         except TooManyOpen:
             raise errors.ResourceExhausted(
                 f"a player may have at most {self._max_open} open tickets; cancel one first"
             ) from None
-        return pb.CreateTicketResponse(ticket=to_proto(ticket))
 
     def _campaign(self, request: pb.CreateTicketRequest, player: str) -> None:
         """A campaign ticket names its scenario and the player's team in the campaign."""
@@ -146,20 +168,25 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
 
     def WatchTicket(self, request: pb.WatchTicketRequest, context: Any
                     ) -> Iterator[pb.WatchTicketResponse]:
+        for t in self._watch(request.ticket_id, context):
+            yield pb.WatchTicketResponse(ticket=t)
+
+    def _watch(self, ticket_id: str, context: Any) -> Iterator[pb.Ticket]:
+        with self._store.watch(ticket_id) as changes:  # before the first read
+            yield from self._follow(self._owned(ticket_id), changes, context)
+
+    def _follow(self, t: Ticket | None, changes: Watch, context: Any) -> Iterator[pb.Ticket]:
+        """The ticket as it is (`t`), then after each change, until it is final."""
         last = None
-        with self._store.watch(request.ticket_id) as changes:  # before the first read
-            t: Ticket | None = self._owned(request.ticket_id)
-            while context.is_active():
-                if t is None:  # forgotten after its retention time
-                    return
-                ticket = to_proto(t)
-                if ticket != last:  # claims come and go unseen: same public form
-                    yield pb.WatchTicketResponse(ticket=ticket)
-                    last = ticket
-                if t.final:
-                    return
-                changes.wait(self._poll)
-                t = self._store.get(request.ticket_id)
+        while t is not None and context.is_active():  # None: forgotten after its retention
+            ticket = to_proto(t)
+            if ticket != last:  # claims come and go unseen: same public form
+                yield ticket
+                last = ticket
+            if t.final:
+                return
+            changes.wait(self._poll)
+            t = self._store.get(t.ticket_id)
 
     def _owned(self, ticket_id: str) -> Ticket:
         player = require_player(caller()).subject

@@ -33,7 +33,8 @@ PUBLIC: dict[str, frozenset[str] | None] = {
          "GetCampaign", "CreateCampaign"}),
     "partida.v1.DiceService": frozenset({"GetStream"}),
 }
-_STREAMING = frozenset({"/partida.v1.MatchmakingService/WatchTicket"})
+_STREAMING = frozenset({"/partida.v1.MatchmakingService/WatchTicket",
+                        "/partida.v1.MatchmakingService/SeekMatch"})
 _PASSED_METADATA = ("authorization", "x-api-key")
 
 

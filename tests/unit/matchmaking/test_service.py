@@ -55,21 +55,26 @@ def test_ratings_out_of_reach_make_create_unavailable():
     assert store.searching() == []
 
 
-def watching(s, player, ticket_id, context):
-    """Runs WatchTicket on a thread, as gRPC would; returns the thread and what it saw."""
+def streaming(player, stream):
+    """Runs the servicer stream `stream()` as `player` on a thread, as gRPC would; returns
+    the thread and the tickets it has sent so far."""
     seen = []
 
     def run():
         token = principal_var.set(Principal(PLAYER, player))
         try:
-            request = pb.WatchTicketRequest(ticket_id=ticket_id)
-            seen.extend(m.ticket for m in s.WatchTicket(request, context))
+            seen.extend(m.ticket for m in stream())
         finally:
             principal_var.reset(token)
 
     thread = threading.Thread(target=run)
     thread.start()
     return thread, seen
+
+
+def watching(s, player, ticket_id, context):
+    return streaming(player, lambda: s.WatchTicket(pb.WatchTicketRequest(ticket_id=ticket_id),
+                                                   context))
 
 
 def wait_for(condition, timeout=5.0):
