@@ -186,6 +186,16 @@ class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
                                         validate.identifier("game_id", request.game_id))
         return pb.GetRatingResponse(rating=convert.rating_pb(rating))
 
+    def GetRatings(self, request: pb.GetRatingsRequest, context: Any) -> pb.GetRatingsResponse:
+        _anyone()
+        if not 1 <= len(request.ratings) <= validate.MAX_RATINGS:
+            raise InvalidArgument(f"ratings must name 1 to {validate.MAX_RATINGS} ratings")
+        keys = [(validate.identifier(f"ratings[{i}].player_id", r.player_id),
+                 validate.identifier(f"ratings[{i}].game_id", r.game_id))
+                for i, r in enumerate(request.ratings)]
+        return pb.GetRatingsResponse(ratings=[convert.rating_pb(r)
+                                              for r in self._store.get_ratings(keys)])
+
     def CreateCampaign(self, request: pb.CreateCampaignRequest,
                        context: Any) -> pb.CreateCampaignResponse:
         principal = _anyone()

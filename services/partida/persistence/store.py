@@ -29,6 +29,8 @@ _MATCHES, _SEATS = models.Match.__table__, models.MatchSeat.__table__
 _RATINGS = models.Rating.__table__
 _RATING = sa.select(_RATINGS).where(_RATINGS.c.player_id == sa.bindparam("player_id"),
                                     _RATINGS.c.game_id == sa.bindparam("game_id"))
+_RATINGS_OF = sa.select(_RATINGS).where(sa.tuple_(_RATINGS.c.player_id, _RATINGS.c.game_id)
+                                        .in_(sa.bindparam("keys", expanding=True)))
 
 
 def _version() -> sa.ScalarSelect[int]:
@@ -283,6 +285,13 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
         with self._reader.connect() as conn:
             row = conn.execute(_RATING, {"player_id": player_id, "game_id": game_id}).first()
         return rows.rating(row) if row else records.Rating(player_id, game_id)
+
+    def get_ratings(self, keys: Sequence[tuple[str, str]]) -> list[records.Rating]:
+        """The ratings of (player, game) pairs in one query, in the order asked for."""
+        with self._reader.connect() as conn:
+            found = {(r.player_id, r.game_id): rows.rating(r) for r in conn.execute(
+                _RATINGS_OF, {"keys": list(dict.fromkeys(keys))})}
+        return [found.get(k) or records.Rating(*k) for k in keys]
 
 
 def _check_run(new: Sequence[records.LogRecord]) -> None:

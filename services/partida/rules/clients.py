@@ -166,15 +166,23 @@ class RulesCreator(ServiceClient):
 
 
 class PersistenceRatings(ServiceClient):
-    """Matchmaking's way to read ratings from a remote persistence service."""
+    """Matchmaking's way to read ratings from a remote persistence service. Reads asked for
+    together (tickets opened at the same time) travel in one GetRatings call."""
 
     def __init__(self, channel: grpc.Channel, token: str, timeout: float = 5.0) -> None:
         super().__init__(persistence_pb2_grpc.PersistenceServiceStub(channel), token, timeout)
+        self._reads = Batcher(self._read_batch, max_batch=500)  # GetRatings takes 1000
 
     def rating(self, player_id: str, game_id: str) -> float:
-        r = self.call("GetRating", persistence_pb2.GetRatingRequest(player_id=player_id,
-                                                                     game_id=game_id))
-        return float(r.rating.rating)
+        return float(self._reads.run(game_id, persistence_pb2.GetRatingRequest(
+            player_id=player_id, game_id=game_id)))
+
+    def _read_batch(self, batch: list[Pending]) -> None:
+        # A failed call fails every read of the batch (the servicer answers UNAVAILABLE).
+        reply = self.call("GetRatings", persistence_pb2.GetRatingsRequest(
+            ratings=[p.payload for p in batch]))
+        for p, rating in zip(batch, reply.ratings, strict=True):
+            p.result = rating.rating
 
     def campaign(self, campaign_id: str) -> records.Campaign:
         return campaign_of(_get_campaign(self, campaign_id))

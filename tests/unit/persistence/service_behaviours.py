@@ -123,6 +123,12 @@ BAD_REQUESTS = {
     "forged token": ("ListFinishedMatches", pb.ListFinishedMatchesRequest(page_token="x!")),
     "history of no one": ("GetPlayerHistory", pb.GetPlayerHistoryRequest()),
     "rating of no game": ("GetRating", pb.GetRatingRequest(player_id="p1")),
+    "no ratings named": ("GetRatings", pb.GetRatingsRequest()),
+    "one rating of no player": ("GetRatings", pb.GetRatingsRequest(ratings=[
+        pb.GetRatingRequest(player_id="p1", game_id="montanas"),
+        pb.GetRatingRequest(game_id="montanas")])),
+    "too many ratings": ("GetRatings", pb.GetRatingsRequest(ratings=[
+        pb.GetRatingRequest(player_id=f"p{i}", game_id="montanas") for i in range(1001)])),
 }
 
 WRITES = {
@@ -135,6 +141,8 @@ READS = {
     "ListFinishedMatches": pb.ListFinishedMatchesRequest(),
     "GetPlayerHistory": pb.GetPlayerHistoryRequest(player_id="p1"),
     "GetRating": pb.GetRatingRequest(player_id="p1", game_id="montanas"),
+    "GetRatings": pb.GetRatingsRequest(ratings=[pb.GetRatingRequest(player_id="p1",
+                                                                    game_id="montanas")]),
     "GetMatchLog": pb.GetMatchLogRequest(match_id="m1"),
 }
 
@@ -181,6 +189,11 @@ class PersistenceServiceBehaviours(Served):
         assert [m.match_id for m in listed.matches] == [m.match_id for m in history.matches]
         rating = stub.GetRating(READS["GetRating"], metadata=PLAYER).rating
         assert rating == ratings[0]
+        both = stub.GetRatings(pb.GetRatingsRequest(ratings=[
+            pb.GetRatingRequest(player_id=p, game_id="montanas") for p in ("p2", "p9", "p1")]),
+            metadata=PLAYER).ratings
+        assert [(r.player_id, r.matches) for r in both] == [("p2", 1), ("p9", 0), ("p1", 1)]
+        assert both[2] == rating
 
     def test_pages_over_grpc(self, stub, store):
         for i in range(3):

@@ -262,6 +262,13 @@ class FinishBehaviours:
         ratings = finished(store, a_match(), winners=(), draw=True)
         assert ratings[0].rating == pytest.approx(1500) == ratings[1].rating
 
+    def test_ratings_are_read_together_in_the_order_asked(self, store):
+        rated = finished(store, a_match(), winners=(0,))
+        keys = [("p9", "montanas"), ("p2", "montanas"), ("p1", "montanas"), ("p1", "bandas"),
+                ("p2", "montanas")]
+        assert store.get_ratings(keys) == [store.get_rating(*k) for k in keys]
+        assert store.get_ratings(keys)[1:3] == [rated[1], rated[0]]
+
     def test_get_rating_defaults_for_newcomers(self, store):
         assert store.get_rating("p9", "montanas") == records.Rating("p9", "montanas", 1500.0,
                                                                     350.0, 0.06, 0)
