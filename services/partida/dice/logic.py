@@ -12,7 +12,8 @@ from partida.platform.errors import InvalidArgument
 class DiceStore(Protocol):
     """Durable stream bookkeeping; the seed never leaves it before the reveal."""
 
-    def create_stream(self, match_id: str, seed: bytes, commitment: bytes) -> bytes: ...
+    def create_stream(self, match_id: str, seed: bytes, commitment: bytes, reserve: int = 0
+                      ) -> tuple[bytes, int]: ...
 
     def advance(self, match_id: str, count: int) -> int: ...
 
@@ -28,12 +29,18 @@ class Dice:
         self.store = store
         self._seeds: dict[str, bytes] = {}  # seeds never change: read each from the store once
 
-    def create_stream(self, match_id: str) -> bytes:
+    def create_stream(self, match_id: str, draw: int = 0
+                      ) -> tuple[bytes, tuple[int, Sequence[int]]]:
+        """The stream's commitment, and its next `draw` values (first position, values)."""
+        if not 0 <= draw <= streams.MAX_DRAW:
+            raise InvalidArgument(f"draw must be 0 to {streams.MAX_DRAW}")
         seed = streams.new_seed()
-        commitment = self.store.create_stream(match_id, seed, streams.commitment(seed))
+        commitment, first = self.store.create_stream(match_id, seed, streams.commitment(seed),
+                                                     draw)
         if commitment == streams.commitment(seed):  # ours, not an earlier call's
             self._remember(match_id, seed)
-        return commitment
+        values = streams.values(self._seed(match_id), match_id, first, draw) if draw else []
+        return commitment, (first, values)
 
     def draw(self, match_id: str, count: int) -> tuple[int, Sequence[int]]:
         if not 1 <= count <= streams.MAX_DRAW:

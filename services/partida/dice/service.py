@@ -31,6 +31,12 @@ class CountedDice(Dice):
     """Dice counting the values drawn: the dice service's, and the embedded server's that
     the rules logic calls in-process (a rules process drawing remotely counts nothing)."""
 
+    def create_stream(self, match_id: str, draw: int = 0
+                      ) -> tuple[bytes, tuple[int, Sequence[int]]]:
+        commitment, (first, values) = super().create_stream(match_id, draw)
+        metrics.DICE_DRAWS.inc(len(values))
+        return commitment, (first, values)
+
     def draw(self, match_id: str, count: int) -> tuple[int, Sequence[int]]:
         first, values = super().draw(match_id, count)
         metrics.DICE_DRAWS.inc(len(values))
@@ -43,8 +49,10 @@ class DiceServicer(dice_pb2_grpc.DiceServiceServicer):
 
     def CreateStream(self, request: Any, context: Any) -> Any:  # noqa: N802 (gRPC names)
         _rules_only()
-        return dice_pb2.CreateStreamResponse(
-            commitment=self.dice.create_stream(_match_id(request.match_id)))
+        commitment, (first, values) = self.dice.create_stream(_match_id(request.match_id),
+                                                              request.draw)
+        return dice_pb2.CreateStreamResponse(commitment=commitment, first_position=first,
+                                             values=values)
 
     def Draw(self, request: Any, context: Any) -> Any:  # noqa: N802
         _rules_only()

@@ -37,26 +37,38 @@ class DiceStreams:
                          .values(next_position=_C.next_position + sa.bindparam("count"))
                          .returning(_C.next_position))
 
-    def create_stream(self, match_id: str, seed: bytes, commitment: bytes) -> bytes:
-        """Stores a new stream; if the match has one already, returns its commitment."""
+    def create_stream(self, match_id: str, seed: bytes, commitment: bytes, reserve: int = 0
+                      ) -> tuple[bytes, int]:
+        """Stores a new stream with its first `reserve` positions handed out; if the match
+        has one already, hands out its next `reserve` positions instead. Returns the stream's
+        commitment and the first position handed out."""
+        if reserve < 0:
+            raise InvalidArgument("reserve must not be negative")
         with self._writer.begin() as conn:
             stored = conn.execute(self._new_stream, {
                 "match_id": match_id, "seed": seed, "commitment": commitment,
-                "next_position": 0, "revealed": False, "created_at": models.utcnow()}).scalar()
-            if stored is None:  # the match had a stream
-                stored = conn.execute(sa.select(_C.commitment)
-                                      .where(_C.match_id == match_id)).scalar_one()
-            return bytes(stored)
+                "next_position": reserve, "revealed": False,
+                "created_at": models.utcnow()}).scalar()
+            if stored is not None:
+                return bytes(stored), 0
+            # The match had a stream: an earlier call's.
+            stored = conn.execute(sa.select(_C.commitment)
+                                  .where(_C.match_id == match_id)).scalar_one()
+            first = self._advance_on(conn, match_id, reserve) if reserve else 0
+            return bytes(stored), first
 
     def advance(self, match_id: str, count: int) -> int:
         """Reserves the next `count` positions; returns the first of them."""
         if count < 1:
             raise InvalidArgument("count must be at least 1")
         with self._writer.begin() as conn:
-            end = conn.execute(self._advance, {"id": match_id, "count": count}).scalar()
-            if end is None:
-                raise _missing_or_revealed(conn, match_id)
-            return int(end) - count
+            return self._advance_on(conn, match_id, count)
+
+    def _advance_on(self, conn: sa.Connection, match_id: str, count: int) -> int:
+        end = conn.execute(self._advance, {"id": match_id, "count": count}).scalar()
+        if end is None:
+            raise _missing_or_revealed(conn, match_id)
+        return int(end) - count
 
     def reveal(self, match_id: str) -> bytes:
         """Closes the stream and returns its seed; repeating it returns the same seed."""

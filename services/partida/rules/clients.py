@@ -38,9 +38,10 @@ class DiceClient(ServiceClient):
     def __init__(self, channel: grpc.Channel, token: str, timeout: float = 5.0) -> None:
         super().__init__(dice_pb2_grpc.DiceServiceStub(channel), token, timeout)
 
-    def create_stream(self, match_id: str) -> bytes:
-        return bytes(self.call("CreateStream", dice_pb2.CreateStreamRequest(
-            match_id=match_id)).commitment)
+    def create_stream(self, match_id: str, draw: int = 0
+                      ) -> tuple[bytes, tuple[int, Sequence[int]]]:
+        r = self.call("CreateStream", dice_pb2.CreateStreamRequest(match_id=match_id, draw=draw))
+        return bytes(r.commitment), (r.first_position, list(r.values))
 
     def draw(self, match_id: str, count: int) -> tuple[int, Sequence[int]]:
         r = self.call("Draw", dice_pb2.DrawRequest(match_id=match_id, count=count))

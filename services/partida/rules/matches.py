@@ -153,8 +153,9 @@ class Matches:
                 spectator_delay=0, campaign_id=campaign_id))
         # A retry after the session is gone finds the stream and the record already there;
         # its set-up append is then refused and the match is rebuilt from the log below.
-        commitment = self.dice.create_stream(match_id)
-        rng = DrawnRng([], lambda n: self.dice.draw(match_id, n), SETUP_BATCH)
+        commitment, (first, values) = self.dice.create_stream(match_id, SETUP_BATCH)
+        rng = DrawnRng([(first + i, v) for i, v in enumerate(values)],
+                       lambda n: self.dice.draw(match_id, n), SETUP_BATCH)
         try:
             state = game.new_state(scenario_id, len(seats), options, rng)
         except BadSetup as e:

@@ -37,7 +37,8 @@ class MatchPage:
 
 
 class Dice(Protocol):
-    def create_stream(self, match_id: str) -> bytes: ...
+    def create_stream(self, match_id: str, draw: int = 0
+                      ) -> tuple[bytes, tuple[int, Sequence[int]]]: ...
 
     def draw(self, match_id: str, count: int) -> tuple[int, Sequence[int]]: ...
 

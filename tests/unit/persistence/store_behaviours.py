@@ -343,9 +343,27 @@ class ListingBehaviours:
 
 class DiceBehaviours:
     def test_create_stream_is_idempotent(self, store):
-        assert store.create_stream("m1", SEED, COMMITMENT) == COMMITMENT
-        assert store.create_stream("m1", b"other", b"other-commitment") == COMMITMENT
+        assert store.create_stream("m1", SEED, COMMITMENT) == (COMMITMENT, 0)
+        assert store.create_stream("m1", b"other", b"other-commitment")[0] == COMMITMENT
         assert store.get_stream("m1") == records.DiceStream("m1", SEED, COMMITMENT, 0, False)
+
+    def test_create_stream_hands_out_its_first_positions_and_a_repeat_the_next(self, store):
+        assert store.create_stream("m1", SEED, COMMITMENT, reserve=5) == (COMMITMENT, 0)
+        assert store.create_stream("m1", b"other", b"other-commitment", 3) == (COMMITMENT, 5)
+        assert store.advance("m1", 1) == 8
+        assert store.get_stream("m1").seed == SEED
+
+    def test_a_repeated_create_draws_nothing_from_a_revealed_stream(self, store):
+        store.create_stream("m1", SEED, COMMITMENT, reserve=2)
+        store.reveal("m1")
+        assert store.create_stream("m1", b"other", b"other-commitment")[0] == COMMITMENT
+        with pytest.raises(FailedPrecondition):
+            store.create_stream("m1", b"other", b"other-commitment", reserve=1)
+        with pytest.raises(InvalidArgument):
+            store.create_stream("m2", SEED, COMMITMENT, reserve=-1)
+        assert store.get_stream("m1").next_position == 2
+        with pytest.raises(NotFound):
+            store.get_stream("m2")
 
     def test_advance_hands_out_consecutive_positions(self, store):
         store.create_stream("m1", SEED, COMMITMENT)

@@ -1,0 +1,64 @@
+"""DiceService over real gRPC, its streams kept by the persistence store on SQLite: a
+stream's creation can hand out its first values (house plan, "Randomness")."""
+
+import grpc
+import pytest
+
+from partida.dice import streams
+from partida.dice.service import CountedDice, DiceServicer
+from partida.persistence.store import PersistenceStore
+from partida.platform.server import Registration, Server
+from partida.v1 import dice_pb2, dice_pb2_grpc
+from tests.unit.persistence.support import AUTHORITY
+
+RULES = (("authorization", f"Bearer {AUTHORITY.service_token('rules')}"),)
+PLAYER = (("authorization", f"Bearer {AUTHORITY.player_token('p1', 600)[0]}"),)
+
+
+@pytest.fixture
+def dice(engine):
+    servicer = DiceServicer(CountedDice(PersistenceStore(engine)))
+    server = Server([Registration("partida.v1.DiceService", servicer,
+                                  dice_pb2_grpc.add_DiceServiceServicer_to_server)],
+                    AUTHORITY, "127.0.0.1:0", max_workers=4)
+    server.start()
+    with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+        yield dice_pb2_grpc.DiceServiceStub(channel)
+    server.stop(0)
+
+
+def test_a_stream_created_with_values_hands_them_out_and_then_the_next(dice):
+    made = dice.CreateStream(dice_pb2.CreateStreamRequest(match_id="m1", draw=4),
+                             metadata=RULES)
+    again = dice.CreateStream(dice_pb2.CreateStreamRequest(match_id="m1", draw=2),
+                              metadata=RULES)
+    drawn = dice.Draw(dice_pb2.DrawRequest(match_id="m1", count=1), metadata=RULES)
+    assert (made.first_position, again.first_position, drawn.first_position) == (0, 4, 6)
+    assert again.commitment == made.commitment
+    seed = dice.Reveal(dice_pb2.RevealRequest(match_id="m1"), metadata=RULES).seed
+    assert streams.commitment(seed) == made.commitment
+    handed = [*made.values, *again.values, *drawn.values]
+    assert handed == list(streams.values(seed, "m1", 0, 7))
+
+
+def test_a_stream_created_without_values_hands_out_none(dice):
+    made = dice.CreateStream(dice_pb2.CreateStreamRequest(match_id="m1"), metadata=RULES)
+    assert list(made.values) == [] and len(made.commitment) == 32
+    stream = dice.GetStream(dice_pb2.GetStreamRequest(match_id="m1"), metadata=PLAYER)
+    assert stream.next_position == 0
+
+
+@pytest.mark.parametrize("request_, metadata, code", [
+    (dice_pb2.CreateStreamRequest(match_id="m1", draw=-1), RULES, "INVALID_ARGUMENT"),
+    (dice_pb2.CreateStreamRequest(match_id="m1", draw=streams.MAX_DRAW + 1), RULES,
+     "INVALID_ARGUMENT"),
+    (dice_pb2.CreateStreamRequest(match_id="", draw=1), RULES, "INVALID_ARGUMENT"),
+    (dice_pb2.CreateStreamRequest(match_id="m1", draw=1), PLAYER, "PERMISSION_DENIED"),
+])
+def test_a_refused_creation_creates_nothing(dice, request_, metadata, code):
+    with pytest.raises(grpc.RpcError) as refused:
+        dice.CreateStream(request_, metadata=metadata)
+    assert refused.value.code().name == code
+    with pytest.raises(grpc.RpcError) as missing:
+        dice.GetStream(dice_pb2.GetStreamRequest(match_id="m1"), metadata=PLAYER)
+    assert missing.value.code() == grpc.StatusCode.NOT_FOUND
