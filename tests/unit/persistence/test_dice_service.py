@@ -12,7 +12,8 @@ from partida.v1 import dice_pb2, dice_pb2_grpc
 from tests.unit.persistence.support import AUTHORITY
 
 RULES = (("authorization", f"Bearer {AUTHORITY.service_token('rules')}"),)
-PLAYER = (("authorization", f"Bearer {AUTHORITY.player_token('p1', 600)[0]}"),)
+# A day: the module is imported at collection, long before a full run reaches it.
+PLAYER = (("authorization", f"Bearer {AUTHORITY.player_token('p1', 86400)[0]}"),)
 
 
 @pytest.fixture
