@@ -157,11 +157,19 @@ def _client_process(args: tuple[str, int, float, float, float]
 
 
 def _cpu_seconds(pids: list[int]) -> float:
+    """CPU seconds of the process trees rooted at `pids`: each root's own, its children's
+    that have ended, and its live descendants'. PostgreSQL starts a backend per connection
+    while the load runs and ends some; their time counts either way."""
     total = 0.0
     for pid in pids:
         with contextlib.suppress(psutil.Error):
-            times = psutil.Process(pid).cpu_times()
-            total += times.user + times.system
+            root = psutil.Process(pid)
+            times = root.cpu_times()
+            total += times.user + times.system + times.children_user + times.children_system
+            for child in root.children(recursive=True):
+                with contextlib.suppress(psutil.Error):
+                    times = child.cpu_times()
+                    total += times.user + times.system
     return total
 
 
@@ -188,16 +196,14 @@ def client_load(addresses: list[str], matches: int = 200, seconds: float = 20.0,
 
 def stack_pids(stack: Stack, *urls: str) -> dict[str, list[int]]:
     """The stack's processes by name (rules replicas together), and the Redis and PostgreSQL
-    servers listening at `urls` (with their children: PostgreSQL's backends)."""
+    servers listening at `urls` (each counted with its children: see _cpu_seconds)."""
     pids: dict[str, list[int]] = {}
     for name, proc in stack.procs.items():
         pids.setdefault(name.split("-")[0], []).append(proc.pid)
     ports = {int(u.rsplit(":", 1)[1].split("/")[0]): u.split(":")[0].split("+")[0] for u in urls}
     for conn in psutil.net_connections("tcp"):
         if conn.status == psutil.CONN_LISTEN and conn.laddr.port in ports and conn.pid:
-            server = psutil.Process(conn.pid)
-            pids[ports[conn.laddr.port]] = [
-                server.pid, *(c.pid for c in server.children(recursive=True))]
+            pids[ports[conn.laddr.port]] = [conn.pid]
     return pids
 
 
