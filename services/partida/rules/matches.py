@@ -35,7 +35,13 @@ from partida.platform.errors import (
 from partida.platform.validation import identifier
 from partida.rules.legal_memo import LegalMemo
 from partida.rules.ports import BotScheduler, Dice, Ledger, LogEntry
-from partida.rules.randomness import SETUP_BATCH, DrawnRng, replay_action, replay_setup
+from partida.rules.randomness import (
+    SETUP_BATCH,
+    DrawnRng,
+    numbered,
+    replay_action,
+    replay_setup,
+)
 from partida.rules.session import SeatMeta, Session, SessionStore
 
 # A bot's turn takes milliseconds when all is well; one not taken after this long is queued
@@ -153,9 +159,8 @@ class Matches:
                 spectator_delay=0, campaign_id=campaign_id))
         # A retry after the session is gone finds the stream and the record already there;
         # its set-up append is then refused and the match is rebuilt from the log below.
-        commitment, (first, values) = self.dice.create_stream(match_id, SETUP_BATCH)
-        rng = DrawnRng([(first + i, v) for i, v in enumerate(values)],
-                       lambda n: self.dice.draw(match_id, n), SETUP_BATCH)
+        commitment, drawn = self.dice.create_stream(match_id, SETUP_BATCH)
+        rng = DrawnRng(numbered(*drawn), lambda n: self.dice.draw(match_id, n), SETUP_BATCH)
         try:
             state = game.new_state(scenario_id, len(seats), options, rng)
         except BadSetup as e:

@@ -14,6 +14,11 @@ BATCH = 32  # values fetched per call to the dice service; unused ones wait for 
 SETUP_BATCH = 128  # a set-up shuffles decks: one call covers Las Montañas' (about 100 values)
 
 
+def numbered(first: int, values: Sequence[int]) -> list[tuple[int, int]]:
+    """Values handed out from position `first` on, as (position, value) pairs."""
+    return [(first + i, v) for i, v in enumerate(values)]
+
+
 class DrawnRng(Rng):
     """Takes values from a prefetched buffer, refilling it from the dice service, and records
     the (position, value) pairs consumed so the action can be logged and replayed."""
@@ -28,8 +33,7 @@ class DrawnRng(Rng):
 
     def next_u64(self) -> int:
         if not self.buffer:
-            first, values = self._draw(self._batch)
-            self.buffer = [(first + i, v) for i, v in enumerate(values)]
+            self.buffer = numbered(*self._draw(self._batch))
         position, value = self.buffer.pop(0)
         self.positions.append(position)
         self.values.append(value)
