@@ -176,7 +176,10 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
             yield from self._follow(self._owned(ticket_id), changes, context)
 
     def _follow(self, t: Ticket | None, changes: Watch, context: Any) -> Iterator[pb.Ticket]:
-        """The ticket as it is (`t`), then after each change, until it is final."""
+        """The ticket as it is (`t`), then after each change, until it is final or the caller
+        has gone."""
+        if hasattr(context, "add_callback"):  # a gRPC context: wake the wait when it ends
+            context.add_callback(changes.wake)
         last = None
         while t is not None and context.is_active():  # None: forgotten after its retention
             ticket = to_proto(t)

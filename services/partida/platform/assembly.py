@@ -266,7 +266,8 @@ def build(role: str, cfg: Settings) -> Process:
                          max_workers=512 if role in STREAMING_ROLES else 64,
                          max_message_bytes=cfg.max_message_bytes,
                          limiter=RateLimiter(cfg.player_rate_limit, cfg.player_rate_burst),
-                         handlers=[_front_door(cfg)] if role == "rules" else [])
+                         handlers=[_front_door(cfg)] if role == "rules" else [],
+                         streams_per_player=cfg.streams_per_player)
     return proc
 
 

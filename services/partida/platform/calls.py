@@ -17,6 +17,7 @@ from partida.platform import metrics
 from partida.platform.auth import Authority, Principal
 from partida.platform.errors import ResourceExhausted, ServiceError, Unauthenticated
 from partida.platform.ratelimit import RateLimiter
+from partida.platform.stream_slots import StreamSlots
 
 log = logging.getLogger("partida.calls")
 
@@ -102,11 +103,14 @@ class MetricsInterceptor(grpc.ServerInterceptor):
 
 
 class CallContextInterceptor(grpc.ServerInterceptor):
-    """Authenticates the bearer token if present, names the call, maps ServiceError."""
+    """Authenticates the bearer token if present, names the call, maps ServiceError, and
+    holds a stream slot (platform/stream_slots) for each response stream while it is open."""
 
-    def __init__(self, authority: Authority, limiter: RateLimiter | None = None) -> None:
+    def __init__(self, authority: Authority, limiter: RateLimiter | None = None,
+                 slots: StreamSlots | None = None) -> None:
         self._authority = authority
         self._limiter = limiter
+        self._slots = slots
 
     def intercept_service(self, continuation: Callable[..., Any],
                           details: grpc.HandlerCallDetails) -> Any:
@@ -152,14 +156,25 @@ class CallContextInterceptor(grpc.ServerInterceptor):
                      ) -> Callable[..., Any]:
         def call(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
             tokens: list[Any] = []
+            holder: list[str | None] = []  # the slot's owner, once one is taken
             try:
                 tokens = self._enter(metadata, request)
+                if self._slots is not None:
+                    principal = principal_var.get()
+                    owner = None if principal is None or principal.is_service else (
+                        principal.subject)
+                    refused = self._slots.take(owner)
+                    if refused is not None:
+                        raise ResourceExhausted(refused)
+                    holder.append(owner)
                 yield from behavior(request, context)
             except ServiceError as e:
                 context.abort(e.code, e.message)
             except grpc.RpcError as e:
                 context.abort(grpc.StatusCode.UNAVAILABLE, _downstream(e))
             finally:
+                if holder and self._slots is not None:
+                    self._slots.give(holder[0])
                 _reset(tokens)
         return call
 

@@ -16,6 +16,7 @@ from grpc_reflection.v1alpha import reflection
 from partida.platform.auth import Authority
 from partida.platform.calls import CallContextInterceptor, MetricsInterceptor
 from partida.platform.ratelimit import RateLimiter
+from partida.platform.stream_slots import DEFAULT_PER_PLAYER, StreamSlots, stream_limit
 
 log = logging.getLogger("partida.server")
 
@@ -39,14 +40,17 @@ class Server:
                  address: str, max_workers: int = 64, max_message_bytes: int = 1 << 20,
                  interceptors: Sequence[grpc.ServerInterceptor] = (),
                  limiter: RateLimiter | None = None,
-                 handlers: Sequence[grpc.GenericRpcHandler] = ()) -> None:
+                 handlers: Sequence[grpc.GenericRpcHandler] = (),
+                 streams_per_player: int = DEFAULT_PER_PLAYER) -> None:
         self.health = health.HealthServicer()
+        # Each open response stream holds a thread: streams may not take the last ones.
+        self.streams = StreamSlots(stream_limit(max_workers), streams_per_player)
         self._names = [r.service_name for r in registrations]
         self.server = grpc.server(
             futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="grpc"),
             # Metrics outermost, so they count the status the call context chose.
             interceptors=[MetricsInterceptor(), *interceptors,
-                          CallContextInterceptor(authority, limiter)],
+                          CallContextInterceptor(authority, limiter, self.streams)],
             options=[("grpc.max_receive_message_length", max_message_bytes),
                      ("grpc.max_send_message_length", max_message_bytes * 8),
                      ("grpc.so_reuseport", 0)],

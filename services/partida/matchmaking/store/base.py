@@ -82,6 +82,13 @@ class Watch:
             changed, self._seen = self.changes != self._seen, self.changes
             return changed
 
+    def wake(self) -> None:
+        """Ends the current wait now (its follower looks again, e.g. to find its caller
+        gone: the stream then frees its server thread at once)."""
+        with self.cond:
+            self.changes += 1
+            self.cond.notify_all()
+
 
 class Notifier:
     """Wakes the followers of a ticket when it changes. One condition per follower, so a

@@ -1,0 +1,62 @@
+"""Bounds on the response streams a synchronous gRPC server holds open.
+
+Each open stream (StreamMatch, WatchTicket, SeekMatch) holds one of the server's threads until
+it ends, and a call finding every thread taken waits in line. Without a bound, enough idle
+followers would leave no thread for anyone's next action: the server would stop answering.
+So streams may take all threads but a reserve, and one player only a few of them; a stream
+beyond either bound is refused at once (RESOURCE_EXHAUSTED) instead of waiting.
+"""
+
+from __future__ import annotations
+
+import threading
+
+DEFAULT_PER_PLAYER = 16
+
+
+def stream_limit(workers: int) -> int:
+    """Streams a server of `workers` threads may hold: all but an eighth (at least two)."""
+    return max(1, workers - max(2, workers // 8))
+
+
+class StreamSlots:
+    """`total` streams at once in this process, `per_player` of them for one player (services
+    count toward the total only)."""
+
+    def __init__(self, total: int, per_player: int = DEFAULT_PER_PLAYER) -> None:
+        self.total, self.per_player = total, per_player
+        self._open = 0
+        self._by_player: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def take(self, player: str | None) -> str | None:
+        """Takes a slot for a stream of `player` (None: a service); None if one was taken,
+        else why not."""
+        with self._lock:
+            if self._open >= self.total:
+                return ("this server follows as many streams as it can; retry in a moment "
+                        "(another replica may have room)")
+            held = self._by_player.get(player, 0) if player is not None else 0
+            if player is not None and held >= self.per_player:
+                return (f"a player may follow at most {self.per_player} streams at once; "
+                        f"close one first")
+            self._open += 1
+            if player is not None:
+                self._by_player[player] = held + 1
+            return None
+
+    def give(self, player: str | None) -> None:
+        """Frees the slot a stream of `player` took."""
+        with self._lock:
+            self._open -= 1
+            if player is not None:
+                left = self._by_player[player] - 1
+                if left:
+                    self._by_player[player] = left
+                else:
+                    del self._by_player[player]
+
+    @property
+    def open(self) -> int:
+        with self._lock:
+            return self._open

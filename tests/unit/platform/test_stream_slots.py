@@ -1,0 +1,106 @@
+"""Bounded response streams (platform/stream_slots): each open stream holds a server thread,
+so streams beyond the bounds are refused at once and the server keeps answering other calls."""
+
+from __future__ import annotations
+
+import time
+
+import grpc
+import pytest
+
+from partida.matchmaking.matcher import ConstantRatings
+from partida.matchmaking.service import MatchmakingServicer, registration
+from partida.matchmaking.store import MemoryTicketStore
+from partida.platform.auth import Authority
+from partida.platform.server import Server
+from partida.platform.stream_slots import StreamSlots, stream_limit
+from partida.v1 import matchmaking_pb2 as pb
+from partida.v1.matchmaking_pb2_grpc import MatchmakingServiceStub
+
+AUTHORITY = Authority("player-secret-for-tests-0123456789", "service-secret-for-tests-012345",
+                      {})
+
+
+def test_streams_leave_a_reserve_of_threads():
+    assert [stream_limit(n) for n in (1, 4, 16, 64, 512)] == [1, 2, 14, 56, 448]
+
+
+def test_slots_bound_streams_in_all_and_per_player():
+    slots = StreamSlots(total=3, per_player=2)
+    assert slots.take("ann") is None and slots.take("ann") is None
+    assert "at most 2" in slots.take("ann")
+    assert slots.take(None) is None  # a service: bound by the total only
+    assert "retry" in slots.take("bob")
+    slots.give("ann")
+    assert slots.take("bob") is None and slots.open == 3
+    for owner in ("ann", None, "bob"):
+        slots.give(owner)
+    assert slots.open == 0 and slots.take("ann") is None
+
+
+def auth(player):
+    return (("authorization", f"Bearer {AUTHORITY.player_token(player, 86400)[0]}"),)
+
+
+@pytest.fixture
+def serve():
+    servers = []
+
+    def start(workers, per_player=16):
+        servicer = MatchmakingServicer(MemoryTicketStore(), ConstantRatings(),
+                                       ticket_ttl_seconds=600, poll_seconds=30)
+        server = Server([registration(servicer)], AUTHORITY, "127.0.0.1:0",
+                        max_workers=workers, streams_per_player=per_player)
+        server.start()
+        channel = grpc.insecure_channel(f"127.0.0.1:{server.port}")
+        servers.append((server, channel))
+        return server, MatchmakingServiceStub(channel)
+
+    yield start
+    for server, channel in servers:
+        channel.close()
+        server.stop(0)
+
+
+def seek(stub, player, request_id="r"):
+    """An open SeekMatch stream (a 2-seat table no one else wants: it waits), and its first
+    message, or the status it was refused with."""
+    stream = stub.SeekMatch(pb.SeekMatchRequest(ticket=pb.CreateTicketRequest(
+        game_id="montanas", scenario_id="standard", seats=2, request_id=request_id)),
+        metadata=auth(player), timeout=30)
+    try:
+        return stream, next(stream).ticket
+    except grpc.RpcError as e:
+        return stream, e.code()
+
+
+def wait_for(condition):
+    deadline = time.monotonic() + 5
+    while not condition():
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+
+
+def test_a_full_server_refuses_a_stream_yet_answers_other_calls(serve):
+    server, stub = serve(workers=4)  # streams may hold 2 of its 4 threads
+    first, ticket = seek(stub, "ann")
+    second, _ = seek(stub, "bob")  # kept: a stream dropped by its caller ends
+    _, code = seek(stub, "carl")
+    assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    got = stub.GetTicket(pb.GetTicketRequest(ticket_id=ticket.ticket_id), metadata=auth("ann"),
+                         timeout=5)  # a thread was kept for it
+    assert got.ticket == ticket
+    first.cancel()  # a closed stream gives its slot back (at once: its wait is woken)
+    wait_for(lambda: server.streams.open == 1)
+    _, again = seek(stub, "carl", "r2")
+    assert again.status == pb.TICKET_STATUS_SEARCHING and second.is_active()
+
+
+def test_one_player_may_hold_only_so_many_streams(serve):
+    _, stub = serve(workers=16, per_player=1)
+    kept, mine = seek(stub, "ann")
+    _, code = seek(stub, "ann", "r2")
+    assert mine.status == pb.TICKET_STATUS_SEARCHING
+    assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    _, theirs = seek(stub, "bob")
+    assert theirs.status == pb.TICKET_STATUS_SEARCHING and kept.is_active()
