@@ -4,6 +4,7 @@ and turns ServiceErrors into gRPC statuses."""
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import logging
 import time
@@ -115,8 +116,11 @@ class CallContextInterceptor(grpc.ServerInterceptor):
     def intercept_service(self, continuation: Callable[..., Any],
                           details: grpc.HandlerCallDetails) -> Any:
         handler = continuation(details)
-        if handler is None or details.method.startswith(("/grpc.health", "/grpc.reflection")):
+        if handler is None:
             return handler
+        if details.method.startswith(("/grpc.health", "/grpc.reflection")):
+            return (rewrap(handler, lambda b: b, self._wrap_open_stream)
+                    if handler.response_streaming else handler)
         metadata = dict(details.invocation_metadata or ())
         return rewrap(handler, lambda b: self._wrap_unary(b, metadata),
                       lambda b: self._wrap_stream(b, metadata))
@@ -156,27 +160,43 @@ class CallContextInterceptor(grpc.ServerInterceptor):
                      ) -> Callable[..., Any]:
         def call(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
             tokens: list[Any] = []
-            holder: list[str | None] = []  # the slot's owner, once one is taken
             try:
                 tokens = self._enter(metadata, request)
-                if self._slots is not None:
-                    principal = principal_var.get()
-                    owner = None if principal is None or principal.is_service else (
-                        principal.subject)
-                    refused = self._slots.take(owner)
-                    if refused is not None:
-                        raise ResourceExhausted(refused)
-                    holder.append(owner)
-                yield from behavior(request, context)
+                principal = principal_var.get()
+                player = None if principal is None or principal.is_service else principal.subject
+                with self._slot(player):
+                    yield from behavior(request, context)
             except ServiceError as e:
                 context.abort(e.code, e.message)
             except grpc.RpcError as e:
                 context.abort(grpc.StatusCode.UNAVAILABLE, _downstream(e))
             finally:
-                if holder and self._slots is not None:
-                    self._slots.give(holder[0])
                 _reset(tokens)
         return call
+
+    def _wrap_open_stream(self, behavior: Callable[..., Any]) -> Callable[..., Any]:
+        """A stream anyone may open (health watches, reflection): it holds a slot too."""
+        def call(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+            try:
+                with self._slot(None):
+                    yield from behavior(request, context)
+            except ServiceError as e:
+                context.abort(e.code, e.message)
+        return call
+
+    @contextlib.contextmanager
+    def _slot(self, player: str | None) -> Iterator[None]:
+        """Holds a stream slot while the stream is open (none are kept without slots)."""
+        if self._slots is None:
+            yield
+            return
+        refused = self._slots.take(player)
+        if refused is not None:
+            raise ResourceExhausted(refused)
+        try:
+            yield
+        finally:
+            self._slots.give(player)
 
 
 def _downstream(e: grpc.RpcError) -> str:

@@ -7,6 +7,7 @@ import time
 
 import grpc
 import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from partida.matchmaking.matcher import ConstantRatings
 from partida.matchmaking.service import MatchmakingServicer, registration
@@ -104,3 +105,22 @@ def test_one_player_may_hold_only_so_many_streams(serve):
     assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
     _, theirs = seek(stub, "bob")
     assert theirs.status == pb.TICKET_STATUS_SEARCHING and kept.is_active()
+
+
+def test_health_watches_hold_slots_too(serve):
+    """A health watch needs no token, and holds a thread like any stream: it is bounded."""
+    server, stub = serve(workers=4)
+    channel = grpc.insecure_channel(f"127.0.0.1:{server.port}")
+    health = health_pb2_grpc.HealthStub(channel)
+    request = health_pb2.HealthCheckRequest(service="")
+    watches = [health.Watch(request, timeout=30) for _ in range(2)]
+    assert [next(w).status for w in watches] == [health_pb2.HealthCheckResponse.NOT_SERVING] * 2
+    with pytest.raises(grpc.RpcError) as refused:
+        next(health.Watch(request, timeout=30))
+    assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert health.Check(request, timeout=5).status == health_pb2.HealthCheckResponse.NOT_SERVING
+    _, code = seek(stub, "ann")
+    assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    for w in watches:
+        w.cancel()
+    channel.close()
