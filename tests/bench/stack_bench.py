@@ -243,44 +243,56 @@ def bot_load(stack: Stack, matches: int = 100, seconds: float = 20.0,
             cpu * 1000 / max(1, actions))
 
 
-async def _seek(address: str, players: int) -> tuple[int, float, float]:
+async def _seek(address: str, players: int) -> tuple[int, float, float, int]:
     """`players` players each seek a 2-seat match (SeekMatch: open a ticket and follow it in
     one call) until it is assigned: how many were, when the first ticket was opened and when
-    the last one was assigned (wall clock, to compare across processes)."""
+    the last one was assigned (wall clock, to compare across processes), and how many seeks
+    the server refused for want of a free stream (each is retried shortly, as it asks)."""
     opened: list[float] = []
     assigned: list[float] = []
+    refused = 0
     async with grpc.aio.insecure_channel(address) as channel:
         await channel.channel_ready()
         stub = matchmaking_pb2_grpc.MatchmakingServiceStub(channel)
 
         async def one() -> int:
+            nonlocal refused
             meta = _token(f"mm-{uuid.uuid4().hex[:10]}")
+            request = matchmaking_pb2.SeekMatchRequest(ticket=matchmaking_pb2.CreateTicketRequest(
+                game_id="montanas", scenario_id="standard", seats=2, fill_with_bots=False,
+                request_id=uuid.uuid4().hex))
             opened.append(time.time())
-            async for item in stub.SeekMatch(matchmaking_pb2.SeekMatchRequest(
-                    ticket=matchmaking_pb2.CreateTicketRequest(
-                        game_id="montanas", scenario_id="standard", seats=2,
-                        fill_with_bots=False, request_id=uuid.uuid4().hex)), metadata=meta):
-                if item.ticket.match_id:
-                    assigned.append(time.time())
-                    return 1
-            return 0
+            while True:
+                try:
+                    async for item in stub.SeekMatch(request, metadata=meta):
+                        if item.ticket.match_id:
+                            assigned.append(time.time())
+                            return 1
+                    return 0
+                except grpc.aio.AioRpcError as e:
+                    if e.code() != grpc.StatusCode.RESOURCE_EXHAUSTED:
+                        raise
+                    refused += 1
+                    await asyncio.sleep(0.05 + 0.05 * random.random())
 
         seated = sum(await asyncio.gather(*(one() for _ in range(players))))
-    return seated, min(opened), max(assigned, default=math.nan)
+    return seated, min(opened), max(assigned, default=math.nan), refused
 
 
-def _seek_process(args: tuple[str, int]) -> tuple[int, float, float]:
+def _seek_process(args: tuple[str, int]) -> tuple[int, float, float, int]:
     return asyncio.run(_seek(*args))
 
 
-def matchmaking_load(address: str, players: int = 1000, processes: int = 2) -> float:
+def matchmaking_load(address: str, players: int = 1000, processes: int = 2
+                     ) -> tuple[float, int]:
     """Seats assigned per second, from the first ticket opened to the last one assigned
     (the client processes' start-up is left out), through the gRPC API with real match
-    creation in the rules service."""
+    creation in the rules service; and how many seeks were refused and retried."""
     with mp.get_context("spawn").Pool(processes) as pool:
         results = pool.map(_seek_process, [(address, players // processes)] * processes)
     seated = sum(r[0] for r in results)
-    return seated / (max(r[2] for r in results) - min(r[1] for r in results))
+    span = max(r[2] for r in results) - min(r[1] for r in results)
+    return seated / span, sum(r[3] for r in results)
 
 
 def redis_bytes_per_match(redis_url: str) -> float:
@@ -333,7 +345,8 @@ def run_split(seconds: float = 20.0) -> dict[str, float]:
                                         offered=OFFERED, warm=WARM), ""))
         out["redis_bytes_per_live_match"] = redis_bytes_per_match(r)
         out["db_rows_per_action"] = rows_per_action(pg)
-        out["matchmaking_seats_per_s"] = matchmaking_load(stack.addresses["matchmaking"])
+        rate, refused = matchmaking_load(stack.addresses["matchmaking"])
+        out.update(matchmaking_seats_per_s=rate, matchmaking_seeks_refused_and_retried=refused)
     with postgres_server() as pg, redis_server() as r, split_stack(r, pg, worker=True) as stack:
         _, alone, _ = bot_load(stack, matches=1, seconds=seconds / 2)
         every = [pid for pids in stack_pids(stack, r, pg).values() for pid in pids]
