@@ -270,7 +270,7 @@ async def _seek(address: str, players: int) -> tuple[int, float, float, int]:
                             return 1
                     return 0
                 except grpc.aio.AioRpcError as e:
-                    if e.code() != grpc.StatusCode.RESOURCE_EXHAUSTED:
+                    if e.code() != grpc.StatusCode.UNAVAILABLE:
                         raise
                     refused += 1
                     await asyncio.sleep(0.05 + 0.05 * random.random())

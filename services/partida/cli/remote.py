@@ -4,6 +4,8 @@ then call the services with the player's token."""
 from __future__ import annotations
 
 import json
+import random
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -80,16 +82,26 @@ class Remote:
             metadata=(("x-api-key", api_key),), timeout=self.timeout).player.player_id)
 
     def find_match(self, game: str, scenario: str, seats: int, fill_with_bots: bool,
-                   request_id: str, campaign_id: str = "", team: str = "") -> Iterator[Any]:
+                   request_id: str, campaign_id: str = "", team: str = "",
+                   retry_seconds: float = 30.0) -> Iterator[Any]:
         """Open a ticket (in a campaign, for `team`, if one is named) and yield its states
-        until it is assigned (or ends otherwise)."""
-        stream = self.matchmaking.SeekMatch(matchmaking_pb2.SeekMatchRequest(
-            ticket=matchmaking_pb2.CreateTicketRequest(
-                game_id=game, scenario_id=scenario, seats=seats, fill_with_bots=fill_with_bots,
-                request_id=request_id, campaign_id=campaign_id, campaign_team=team)),
-            metadata=self.metadata)
-        for item in stream:
-            yield item.ticket
+        until it is assigned (or ends otherwise). While the server answers UNAVAILABLE (no
+        free stream, or restarting) the seek is repeated with backoff for up to
+        `retry_seconds`; the same request id follows the same ticket."""
+        request = matchmaking_pb2.SeekMatchRequest(ticket=matchmaking_pb2.CreateTicketRequest(
+            game_id=game, scenario_id=scenario, seats=seats, fill_with_bots=fill_with_bots,
+            request_id=request_id, campaign_id=campaign_id, campaign_team=team))
+        pause, give_up = 0.05, time.monotonic() + retry_seconds
+        while True:
+            try:
+                for item in self.matchmaking.SeekMatch(request, metadata=self.metadata):
+                    yield item.ticket
+                return
+            except grpc.RpcError as e:
+                if e.code() != grpc.StatusCode.UNAVAILABLE or time.monotonic() > give_up:
+                    raise
+            time.sleep(pause * (0.5 + random.random()))  # spread out, not in step
+            pause = min(pause * 2, 2.0)
 
     def view(self, match_id: str, seat: int | None) -> tuple[int, dict[str, Any], list[int],
                                                              Any]:

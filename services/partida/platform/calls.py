@@ -192,7 +192,7 @@ class CallContextInterceptor(grpc.ServerInterceptor):
             return
         refused = self._slots.take(player)
         if refused is not None:
-            raise ResourceExhausted(refused)
+            raise refused
         try:
             yield
         finally:

@@ -3,13 +3,17 @@
 Each open stream (StreamMatch, WatchTicket, SeekMatch) holds one of the server's threads until
 it ends, and a call finding every thread taken waits in line. Without a bound, enough idle
 followers would leave no thread for anyone's next action: the server would stop answering.
-So streams may take all threads but a reserve, and one player only a few of them; a stream
-beyond either bound is refused at once (RESOURCE_EXHAUSTED) instead of waiting.
+So streams may take all threads but a reserve, and one player only a few of them. A stream
+beyond either bound is refused at once instead of waiting: UNAVAILABLE when the process is
+full (transient: retry with backoff, perhaps on another replica), RESOURCE_EXHAUSTED when the
+player holds their share (a quota: close a stream first).
 """
 
 from __future__ import annotations
 
 import threading
+
+from partida.platform.errors import ResourceExhausted, ServiceError, Unavailable
 
 DEFAULT_PER_PLAYER = 16
 
@@ -29,17 +33,17 @@ class StreamSlots:
         self._by_player: dict[str, int] = {}
         self._lock = threading.Lock()
 
-    def take(self, player: str | None) -> str | None:
+    def take(self, player: str | None) -> ServiceError | None:
         """Takes a slot for a stream of `player` (None: a service); None if one was taken,
-        else why not."""
+        else the refusal to answer with."""
         with self._lock:
             if self._open >= self.total:
-                return ("this server follows as many streams as it can; retry in a moment "
-                        "(another replica may have room)")
+                return Unavailable("this server follows as many streams as it can; retry "
+                                   "with backoff (another replica may have room)")
             held = self._by_player.get(player, 0) if player is not None else 0
             if player is not None and held >= self.per_player:
-                return (f"a player may follow at most {self.per_player} streams at once; "
-                        f"close one first")
+                return ResourceExhausted(f"a player may follow at most {self.per_player} "
+                                         f"streams at once; close one first")
             self._open += 1
             if player is not None:
                 self._by_player[player] = held + 1

@@ -3,6 +3,7 @@ so streams beyond the bounds are refused at once and the server keeps answering 
 
 from __future__ import annotations
 
+import threading
 import time
 
 import grpc
@@ -13,6 +14,7 @@ from partida.matchmaking.matcher import ConstantRatings
 from partida.matchmaking.service import MatchmakingServicer, registration
 from partida.matchmaking.store import MemoryTicketStore
 from partida.platform.auth import Authority
+from partida.platform.errors import ResourceExhausted, Unavailable
 from partida.platform.server import Server
 from partida.platform.stream_slots import StreamSlots, stream_limit
 from partida.v1 import matchmaking_pb2 as pb
@@ -29,9 +31,9 @@ def test_streams_leave_a_reserve_of_threads():
 def test_slots_bound_streams_in_all_and_per_player():
     slots = StreamSlots(total=3, per_player=2)
     assert slots.take("ann") is None and slots.take("ann") is None
-    assert "at most 2" in slots.take("ann")
+    assert isinstance(slots.take("ann"), ResourceExhausted)  # ann's quota: hers to free
     assert slots.take(None) is None  # a service: bound by the total only
-    assert "retry" in slots.take("bob")
+    assert isinstance(slots.take("bob"), Unavailable)  # the server's: retry later
     slots.give("ann")
     assert slots.take("bob") is None and slots.open == 3
     for owner in ("ann", None, "bob"):
@@ -87,7 +89,7 @@ def test_a_full_server_refuses_a_stream_yet_answers_other_calls(serve):
     first, ticket = seek(stub, "ann")
     second, _ = seek(stub, "bob")  # kept: a stream dropped by its caller ends
     _, code = seek(stub, "carl")
-    assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert code == grpc.StatusCode.UNAVAILABLE
     got = stub.GetTicket(pb.GetTicketRequest(ticket_id=ticket.ticket_id), metadata=auth("ann"),
                          timeout=5)  # a thread was kept for it
     assert got.ticket == ticket
@@ -117,10 +119,46 @@ def test_health_watches_hold_slots_too(serve):
     assert [next(w).status for w in watches] == [health_pb2.HealthCheckResponse.NOT_SERVING] * 2
     with pytest.raises(grpc.RpcError) as refused:
         next(health.Watch(request, timeout=30))
-    assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
     assert health.Check(request, timeout=5).status == health_pb2.HealthCheckResponse.NOT_SERVING
     _, code = seek(stub, "ann")
-    assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert code == grpc.StatusCode.UNAVAILABLE
     for w in watches:
         w.cancel()
     channel.close()
+
+
+def test_the_client_cli_waits_for_a_free_stream(serve):
+    """partida client play seeks with the same request id again while the server is full."""
+    from partida.cli.remote import Remote
+
+    server, stub = serve(workers=4)
+    held = [seek(stub, p)[0] for p in ("ann", "bob")]
+    remote = Remote(f"127.0.0.1:{server.port}")
+    remote.metadata = auth("carl")
+    found = remote.find_match("montanas", "standard", 2, False, "carl-1", retry_seconds=10)
+    first: list = []
+    waiting = threading.Thread(target=lambda: first.append(next(found)))
+    waiting.start()
+    time.sleep(0.5)
+    assert not first  # refused so far, and retrying
+    held[0].cancel()
+    waiting.join(5)
+    assert first and first[0].player_id == "carl" and first[0].status == pb.TICKET_STATUS_SEARCHING
+    remote.close()
+    held[1].cancel()
+
+
+def test_the_client_cli_gives_up_after_its_retry_time(serve):
+    from partida.cli.remote import Remote
+
+    server, stub = serve(workers=4)
+    held = [seek(stub, p)[0] for p in ("ann", "bob")]
+    remote = Remote(f"127.0.0.1:{server.port}")
+    remote.metadata = auth("carl")
+    with pytest.raises(grpc.RpcError) as refused:
+        next(remote.find_match("montanas", "standard", 2, False, "carl-1", retry_seconds=0.3))
+    assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
+    remote.close()
+    for stream in held:
+        stream.cancel()
