@@ -53,15 +53,15 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
 
     def CreateTicket(self, request: pb.CreateTicketRequest, context: Any
                      ) -> pb.CreateTicketResponse:
-        return pb.CreateTicketResponse(ticket=to_proto(self._open(self._new(request),
-                                                                  request.request_id)))
+        new = self._new(request, require_player(caller()).subject)
+        return pb.CreateTicketResponse(ticket=to_proto(self._open(new, request.request_id)))
 
     def SeekMatch(self, request: pb.SeekMatchRequest, context: Any
                   ) -> Iterator[pb.SeekMatchResponse]:
-        require_player(caller())  # who asks comes before what is asked
+        player = require_player(caller()).subject  # who asks comes before what is asked
         if not request.HasField("ticket"):
             raise errors.InvalidArgument("ticket is required")
-        new = self._new(request.ticket)
+        new = self._new(request.ticket, player)
         with self._store.watch(new.ticket_id) as changes:  # before it exists: no change missed
             opened = self._open(new, request.ticket.request_id)
             if opened.ticket_id == new.ticket_id:
@@ -71,9 +71,8 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
             for t in follow:
                 yield pb.SeekMatchResponse(ticket=t)
 
-    def _new(self, request: pb.CreateTicketRequest) -> Ticket:
-        """The ticket `request` asks for, checked, not yet stored."""
-        player = require_player(caller()).subject
+    def _new(self, request: pb.CreateTicketRequest, player: str) -> Ticket:
+        """The ticket `request` asks for `player`, checked, not yet stored."""
         seats = self._seats(request)
         identifier("request_id", request.request_id)
         self._campaign(request, player)
@@ -178,8 +177,7 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
     def _follow(self, t: Ticket | None, changes: Watch, context: Any) -> Iterator[pb.Ticket]:
         """The ticket as it is (`t`), then after each change, until it is final or the caller
         has gone."""
-        if hasattr(context, "add_callback"):  # a gRPC context: wake the wait when it ends
-            context.add_callback(changes.wake)
+        context.add_callback(changes.wake)  # the call ending wakes the wait
         last = None
         while t is not None and context.is_active():  # None: forgotten after its retention
             ticket = to_proto(t)

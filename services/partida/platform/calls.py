@@ -107,8 +107,8 @@ class CallContextInterceptor(grpc.ServerInterceptor):
     """Authenticates the bearer token if present, names the call, maps ServiceError, and
     holds a stream slot (platform/stream_slots) for each response stream while it is open."""
 
-    def __init__(self, authority: Authority, limiter: RateLimiter | None = None,
-                 slots: StreamSlots | None = None) -> None:
+    def __init__(self, authority: Authority, limiter: RateLimiter | None,
+                 slots: StreamSlots) -> None:
         self._authority = authority
         self._limiter = limiter
         self._slots = slots
@@ -186,13 +186,8 @@ class CallContextInterceptor(grpc.ServerInterceptor):
 
     @contextlib.contextmanager
     def _slot(self, player: str | None) -> Iterator[None]:
-        """Holds a stream slot while the stream is open (none are kept without slots)."""
-        if self._slots is None:
-            yield
-            return
-        refused = self._slots.take(player)
-        if refused is not None:
-            raise refused
+        """Holds a stream slot while the stream is open."""
+        self._slots.take(player)
         try:
             yield
         finally:

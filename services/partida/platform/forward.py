@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import grpc
+from google.protobuf import descriptor_pool
 
 from partida.platform.calls import request_id_var
 from partida.v1 import (  # noqa: F401 (loaded so that reflection can describe them)
@@ -33,8 +34,10 @@ PUBLIC: dict[str, frozenset[str] | None] = {
          "GetCampaign", "CreateCampaign"}),
     "partida.v1.DiceService": frozenset({"GetStream"}),
 }
-_STREAMING = frozenset({"/partida.v1.MatchmakingService/WatchTicket",
-                        "/partida.v1.MatchmakingService/SeekMatch"})
+# The passed methods that stream their responses, read from the services' schemas.
+_STREAMING = frozenset(
+    f"/{service}/{m.name}" for service in PUBLIC
+    for m in descriptor_pool.Default().FindServiceByName(service).methods if m.server_streaming)
 _PASSED_METADATA = ("authorization", "x-api-key")
 
 

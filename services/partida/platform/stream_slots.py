@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 
-from partida.platform.errors import ResourceExhausted, ServiceError, Unavailable
+from partida.platform.errors import ResourceExhausted, Unavailable
 
 DEFAULT_PER_PLAYER = 16
 
@@ -33,17 +33,17 @@ class StreamSlots:
         self._by_player: dict[str, int] = {}
         self._lock = threading.Lock()
 
-    def take(self, player: str | None) -> ServiceError | None:
-        """Takes a slot for a stream of `player` (None: a service); None if one was taken,
-        else the refusal to answer with."""
+    def take(self, player: str | None) -> None:
+        """Takes a slot for a stream of `player` (None: a service), or raises the refusal
+        to answer with."""
         with self._lock:
             if self._open >= self.total:
-                return Unavailable("this server follows as many streams as it can; retry "
-                                   "with backoff (another replica may have room)")
+                raise Unavailable("this server follows as many streams as it can; retry "
+                                  "with backoff (another replica may have room)")
             held = self._by_player.get(player, 0) if player is not None else 0
             if player is not None and held >= self.per_player:
-                return ResourceExhausted(f"a player may follow at most {self.per_player} "
-                                         f"streams at once; close one first")
+                raise ResourceExhausted(f"a player may follow at most {self.per_player} "
+                                        f"streams at once; close one first")
             self._open += 1
             if player is not None:
                 self._by_player[player] = held + 1

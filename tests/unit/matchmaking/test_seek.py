@@ -4,30 +4,20 @@ the in-memory store; over gRPC and Redis in tests/integration/test_matchmaking_g
 import pytest
 
 from partida.matchmaking.matcher import Matcher
-from partida.matchmaking.service import MatchmakingServicer
 from partida.matchmaking.store import MemoryTicketStore
 from partida.platform import errors
 from partida.v1 import matchmaking_pb2 as pb
-from tests.unit.matchmaking.factory import CATALOG, POLICY, RecordingCreator
+from tests.unit.matchmaking.factory import POLICY, RecordingCreator
 from tests.unit.matchmaking.test_service import (
     Context,
     as_player,
     open_ticket,
+    servicer,
     streaming,
     wait_for,
 )
 
 SEARCHING, ASSIGNED = pb.TICKET_STATUS_SEARCHING, pb.TICKET_STATUS_ASSIGNED
-
-
-def servicer(store, poll_seconds=0.05, max_open=5):
-    return MatchmakingServicer(store, _Ratings(), ticket_ttl_seconds=60, catalog=CATALOG,
-                               poll_seconds=poll_seconds, max_open_tickets=max_open)
-
-
-class _Ratings:
-    def rating(self, player_id, game_id):
-        return 1500.0
 
 
 def seek_request(request_id="r", game="quest"):

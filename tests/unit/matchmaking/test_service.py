@@ -17,11 +17,18 @@ from tests.unit.matchmaking.factory import CATALOG, POLICY, RecordingCreator
 
 
 class Context:
+    """The part of a gRPC servicer context the servicer uses."""
+
     def __init__(self):
         self.active = True
+        self.callbacks = []
 
     def is_active(self):
         return self.active
+
+    def add_callback(self, callback):
+        self.callbacks.append(callback)
+        return True
 
 
 def as_player(player, method, request, context=None):
@@ -32,9 +39,10 @@ def as_player(player, method, request, context=None):
         principal_var.reset(token)
 
 
-def servicer(store, ratings=None):
+def servicer(store, ratings=None, poll_seconds=0.05, max_open=5):
     return MatchmakingServicer(store, ratings or ConstantRatings(), ticket_ttl_seconds=60,
-                               catalog=CATALOG, poll_seconds=0.05)
+                               catalog=CATALOG, poll_seconds=poll_seconds,
+                               max_open_tickets=max_open)
 
 
 def open_ticket(s, player):
