@@ -9,6 +9,7 @@ reports SERVING once what it depends on answers: Redis, the database, the other 
 from __future__ import annotations
 
 import logging
+import resource
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -27,9 +28,12 @@ from partida.platform.server import Registration, Server
 log = logging.getLogger("partida.assembly")
 
 ROLES = ("all", "rules", "dice", "persistence", "matchmaking")
-# Roles serving long-lived streams (StreamMatch, WatchTicket): each open stream holds a thread
-# of the synchronous server, so these get many (mostly idle) threads.
+# Roles serving long-lived streams (StreamMatch, WatchTicket, SeekMatch): each open stream
+# holds a thread of the synchronous server, so these follow `max_streams` of them; the others
+# only health watches and reflection.
 STREAMING_ROLES = ("all", "rules", "matchmaking")
+CALL_THREADS = 64  # threads for unary calls, beside those of the streams
+OTHER_STREAMS = 16
 
 
 # How often dependencies are asked again while one of them does not answer.
@@ -187,7 +191,9 @@ def _rules(cfg: Settings, auth: Authority, store: Any | None,
     from partida.v1 import rules_pb2_grpc
 
     token = auth.service_token("rules")
-    sessions = (RedisSessionStore.from_url(cfg.redis_url, cfg.match_idle_ttl_seconds)
+    # A live feed waits on a Redis connection of its own; calls take one each too.
+    sessions = (RedisSessionStore.from_url(cfg.redis_url, cfg.match_idle_ttl_seconds,
+                                           connections=cfg.max_streams + CALL_THREADS)
                 if cfg.redis_url else MemorySessionStore())
     if cfg.redis_url:
         _redis(cfg.redis_url, proc)
@@ -262,13 +268,28 @@ def build(role: str, cfg: Settings) -> Process:
         matches = _rules(cfg, auth, store, regs, proc)
     if role in ("all", "matchmaking"):
         _matchmaking(cfg, auth, store, matches, regs, proc)
+    streams = cfg.max_streams if role in STREAMING_ROLES else OTHER_STREAMS
+    # Every thread may hold a socket to Redis or another service, besides its caller's.
+    allow_open_files(2 * (CALL_THREADS + streams) + 256)
     proc.server = Server(regs, auth, f"{cfg.host}:{cfg.port}",
-                         max_workers=512 if role in STREAMING_ROLES else 64,
+                         max_workers=CALL_THREADS, max_streams=streams,
                          max_message_bytes=cfg.max_message_bytes,
                          limiter=RateLimiter(cfg.player_rate_limit, cfg.player_rate_burst),
                          handlers=[_front_door(cfg)] if role == "rules" else [],
                          streams_per_player=cfg.streams_per_player)
     return proc
+
+
+def allow_open_files(wanted: int) -> None:
+    """Raise this process's soft limit on open files towards `wanted` (as far as the hard
+    limit lets it): many systems start processes at 1,024."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        if target < wanted:
+            log.warning("open files limited to %d (%d wanted): lower PARTIDA_MAX_STREAMS or "
+                        "raise the limit", target, wanted)
 
 
 def _front_door(cfg: Settings) -> grpc.GenericRpcHandler:

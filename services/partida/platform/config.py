@@ -51,6 +51,11 @@ class Settings(BaseSettings):
     # Response streams (live match feeds, ticket watches) one player may keep open at once in
     # one process (platform/stream_slots).
     streams_per_player: int = Field(default=16, ge=1)
+    # Response streams a rules, matchmaking or embedded process follows at once, in all. Each
+    # holds a server thread while it waits (about 16 KB of memory), and a live feed in a rules
+    # process on Redis holds a Redis connection too. Calls other than streams have threads of
+    # their own beside these.
+    max_streams: int = Field(default=2000, ge=1)
 
     def integrators(self) -> dict[str, str]:
         """API key -> integrator name."""

@@ -16,7 +16,7 @@ from grpc_reflection.v1alpha import reflection
 from partida.platform.auth import Authority
 from partida.platform.calls import CallContextInterceptor, MetricsInterceptor
 from partida.platform.ratelimit import RateLimiter
-from partida.platform.stream_slots import DEFAULT_PER_PLAYER, StreamSlots, stream_limit
+from partida.platform.stream_slots import DEFAULT_PER_PLAYER, StreamSlots
 
 log = logging.getLogger("partida.server")
 
@@ -41,19 +41,29 @@ class Server:
                  interceptors: Sequence[grpc.ServerInterceptor] = (),
                  limiter: RateLimiter | None = None,
                  handlers: Sequence[grpc.GenericRpcHandler] = (),
+                 max_streams: int = 16,
                  streams_per_player: int = DEFAULT_PER_PLAYER) -> None:
+        """max_workers: threads for unary calls; max_streams: response streams followed at
+        once, each with a thread of its own beside those (a blocked thread costs little
+        memory and no CPU), so however many streams wait, calls still find a thread."""
         self.health = health.HealthServicer()
-        # Each open response stream holds a thread: streams may not take the last ones.
-        self.streams = StreamSlots(stream_limit(max_workers), streams_per_player)
+        self.streams = StreamSlots(max_streams, streams_per_player)
         self._names = [r.service_name for r in registrations]
         self.server = grpc.server(
-            futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="grpc"),
+            futures.ThreadPoolExecutor(max_workers=max_workers + max_streams,
+                                       thread_name_prefix="grpc"),
             # Metrics outermost, so they count the status the call context chose.
             interceptors=[MetricsInterceptor(), *interceptors,
                           CallContextInterceptor(authority, limiter, self.streams)],
             options=[("grpc.max_receive_message_length", max_message_bytes),
                      ("grpc.max_send_message_length", max_message_bytes * 8),
-                     ("grpc.so_reuseport", 0)],
+                     ("grpc.so_reuseport", 0),
+                     # Calls not yet taken up by a thread: gRPC cancels those beyond 1,000
+                     # by default, and a burst (clients reconnecting their feeds after a
+                     # restart) may bring as many as the server has threads.
+                     ("grpc.server.max_pending_requests", max_workers + max_streams),
+                     ("grpc.server.max_pending_requests_hard_limit",
+                      max(3000, 2 * (max_workers + max_streams)))],
         )
         for r in registrations:
             r.add(r.servicer, self.server)

@@ -1,12 +1,12 @@
 """Bounds on the response streams a synchronous gRPC server holds open.
 
-Each open stream (StreamMatch, WatchTicket, SeekMatch) holds one of the server's threads until
-it ends, and a call finding every thread taken waits in line. Without a bound, enough idle
-followers would leave no thread for anyone's next action: the server would stop answering.
-So streams may take all threads but a reserve, and one player only a few of them. A stream
-beyond either bound is refused at once instead of waiting: UNAVAILABLE when the process is
-full (transient: retry with backoff, perhaps on another replica), RESOURCE_EXHAUSTED when the
-player holds their share (a quota: close a stream first).
+Each open stream (StreamMatch, WatchTicket, SeekMatch, health Watch) holds one of the
+server's threads until it ends, and a call finding every thread taken waits in line. So the
+server has threads for its other calls beside those its streams may take (platform/server),
+and one player may hold only a few streams. A stream beyond either bound is refused at once
+instead of waiting: UNAVAILABLE when the process is full (transient: retry with backoff,
+perhaps on another replica), RESOURCE_EXHAUSTED when the player holds their share (a quota:
+close a stream first).
 """
 
 from __future__ import annotations
@@ -16,11 +16,6 @@ import threading
 from partida.platform.errors import ResourceExhausted, Unavailable
 
 DEFAULT_PER_PLAYER = 16
-
-
-def stream_limit(workers: int) -> int:
-    """Streams a server of `workers` threads may hold: all but an eighth (at least two)."""
-    return max(1, workers - max(2, workers // 8))
 
 
 class StreamSlots:

@@ -57,10 +57,12 @@ class RedisSessionStore:
         self._commit = client.register_script(_COMMIT)
 
     @classmethod
-    def from_url(cls, url: str, idle_ttl: int = 7 * 24 * 3600) -> RedisSessionStore:
-        # Streams hold a connection while they wait (XREAD BLOCK), one per server thread at
-        # most; a blocking pool makes an extra caller wait instead of failing.
-        pool = redis.BlockingConnectionPool.from_url(url, max_connections=600, timeout=10,
+    def from_url(cls, url: str, idle_ttl: int = 7 * 24 * 3600, connections: int = 600
+                 ) -> RedisSessionStore:
+        # Streams hold a connection while they wait (XREAD BLOCK), so `connections` should be
+        # one per server thread; a blocking pool makes an extra caller wait, not fail.
+        pool = redis.BlockingConnectionPool.from_url(url, max_connections=connections,
+                                                     timeout=10,
                                                      socket_timeout=READ_TIMEOUT_SECONDS)
         return cls(redis.Redis(connection_pool=pool), idle_ttl)
 

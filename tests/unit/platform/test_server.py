@@ -4,6 +4,9 @@ NOT_SERVING while it drains calls already in flight."""
 
 from __future__ import annotations
 
+import resource
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -131,3 +134,25 @@ def test_a_process_stopped_before_it_is_ready_never_serves(tmp_path: Path):
     process.stop(0)
     time.sleep(0.6)
     assert not process.ready.is_set()
+
+
+def test_a_process_raises_its_open_files_limit_as_far_as_it_may():
+    """Each stream may hold a socket (a feed's Redis connection): a soft limit of 1,024 open
+    files, common on Linux, would fail streams long before PARTIDA_MAX_STREAMS. Run apart, as
+    it changes the process's limits."""
+    script = """
+import resource
+from partida.platform.assembly import allow_open_files
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))
+allow_open_files(600)
+print(resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+allow_open_files(300)  # never lowered
+print(resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+print(hard)
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout.split()
+    hard = int(out[2])
+    expected = 600 if hard == resource.RLIM_INFINITY or hard >= 600 else hard
+    assert [int(out[0]), int(out[1])] == [expected, expected]

@@ -1,5 +1,6 @@
 """Bounded response streams (platform/stream_slots): each open stream holds a server thread,
-so streams beyond the bounds are refused at once and the server keeps answering other calls."""
+so streams beyond the bounds are refused at once, and the server keeps threads of its own for
+other calls."""
 
 from __future__ import annotations
 
@@ -16,16 +17,12 @@ from partida.matchmaking.store import MemoryTicketStore
 from partida.platform.auth import Authority
 from partida.platform.errors import ResourceExhausted, Unavailable
 from partida.platform.server import Server
-from partida.platform.stream_slots import StreamSlots, stream_limit
+from partida.platform.stream_slots import StreamSlots
 from partida.v1 import matchmaking_pb2 as pb
 from partida.v1.matchmaking_pb2_grpc import MatchmakingServiceStub
 
 AUTHORITY = Authority("player-secret-for-tests-0123456789", "service-secret-for-tests-012345",
                       {})
-
-
-def test_streams_leave_a_reserve_of_threads():
-    assert [stream_limit(n) for n in (1, 4, 16, 64, 512)] == [1, 2, 14, 56, 448]
 
 
 def test_slots_bound_streams_in_all_and_per_player():
@@ -54,11 +51,11 @@ def auth(player):
 def serve():
     servers = []
 
-    def start(workers, per_player=16):
+    def start(streams, per_player=16):
         servicer = MatchmakingServicer(MemoryTicketStore(), ConstantRatings(),
                                        ticket_ttl_seconds=600, poll_seconds=30)
         server = Server([registration(servicer)], AUTHORITY, "127.0.0.1:0",
-                        max_workers=workers, streams_per_player=per_player)
+                        max_workers=2, max_streams=streams, streams_per_player=per_player)
         server.start()
         channel = grpc.insecure_channel(f"127.0.0.1:{server.port}")
         servers.append((server, channel))
@@ -90,7 +87,7 @@ def wait_for(condition):
 
 
 def test_a_full_server_refuses_a_stream_yet_answers_other_calls(serve):
-    server, stub = serve(workers=4)  # streams may hold 2 of its 4 threads
+    server, stub = serve(streams=2)  # and 2 threads for other calls
     first, ticket = seek(stub, "ann")
     second, _ = seek(stub, "bob")  # kept: a stream dropped by its caller ends
     _, code = seek(stub, "carl")
@@ -105,7 +102,7 @@ def test_a_full_server_refuses_a_stream_yet_answers_other_calls(serve):
 
 
 def test_one_player_may_hold_only_so_many_streams(serve):
-    _, stub = serve(workers=16, per_player=1)
+    _, stub = serve(streams=14, per_player=1)
     kept, mine = seek(stub, "ann")
     _, code = seek(stub, "ann", "r2")
     assert mine.status == pb.TICKET_STATUS_SEARCHING
@@ -116,7 +113,7 @@ def test_one_player_may_hold_only_so_many_streams(serve):
 
 def test_health_watches_hold_slots_too(serve):
     """A health watch needs no token, and holds a thread like any stream: it is bounded."""
-    server, stub = serve(workers=4)
+    server, stub = serve(streams=2)
     channel = grpc.insecure_channel(f"127.0.0.1:{server.port}")
     health = health_pb2_grpc.HealthStub(channel)
     request = health_pb2.HealthCheckRequest(service="")
@@ -137,7 +134,7 @@ def test_the_client_cli_waits_for_a_free_stream(serve):
     """partida client play seeks with the same request id again while the server is full."""
     from partida.cli.remote import Remote
 
-    server, stub = serve(workers=4)
+    server, stub = serve(streams=2)
     held = [seek(stub, p)[0] for p in ("ann", "bob")]
     remote = Remote(f"127.0.0.1:{server.port}")
     remote.metadata = auth("carl")
@@ -157,7 +154,7 @@ def test_the_client_cli_waits_for_a_free_stream(serve):
 def test_the_client_cli_gives_up_after_its_retry_time(serve):
     from partida.cli.remote import Remote
 
-    server, stub = serve(workers=4)
+    server, stub = serve(streams=2)
     held = [seek(stub, p)[0] for p in ("ann", "bob")]
     remote = Remote(f"127.0.0.1:{server.port}")
     remote.metadata = auth("carl")
@@ -167,3 +164,33 @@ def test_the_client_cli_gives_up_after_its_retry_time(serve):
     remote.close()
     for stream in held:
         stream.cancel()
+
+
+def test_a_burst_of_streams_is_taken_up_not_cancelled():
+    """Feeds reconnecting at once after a restart: gRPC cancels calls waiting for a thread
+    beyond 1,000 unless told the server takes more (platform/server)."""
+    import asyncio
+
+    burst = 1200
+    server = Server([], AUTHORITY, "127.0.0.1:0", max_workers=2, max_streams=burst + 10)
+    server.start()
+
+    async def watch_all() -> list:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            request = health_pb2.HealthCheckRequest(service="")
+            calls = [health.Watch(request, timeout=60) for _ in range(burst)]
+            try:
+                return await asyncio.gather(*(c.read() for c in calls),
+                                            return_exceptions=True)
+            finally:
+                for c in calls:
+                    c.cancel()
+
+    try:
+        first = asyncio.run(watch_all())
+    finally:
+        server.stop(0)
+    failed = [r for r in first if isinstance(r, Exception)]
+    assert not failed, f"{len(failed)} of {burst} refused, e.g. {failed[0]!r}"
+    assert {r.status for r in first} == {health_pb2.HealthCheckResponse.NOT_SERVING}
