@@ -96,7 +96,10 @@ class MemorySessionStore:
     """In-process sessions for the embedded server; thread-safe."""
 
     def __init__(self) -> None:
-        self._lock = threading.Condition()
+        self._lock = threading.Lock()
+        # Each waiting follower has a condition of its own, filed by match: a commit wakes
+        # only its match's followers, not every feed of the process.
+        self._followers: dict[str, list[threading.Condition]] = {}
         self._sessions: dict[str, tuple[int, str]] = {}  # match -> (version, session JSON)
         self._events: dict[str, deque[dict[str, Any]]] = defaultdict(
             lambda: deque(maxlen=EVENTS_KEPT))
@@ -125,7 +128,8 @@ class MemorySessionStore:
             self._events[session.match_id].extend(events)
             if request_id:
                 self._requests[session.match_id] = (request_id, response)
-            self._lock.notify_all()
+            for follower in self._followers.get(session.match_id, ()):
+                follower.notify()
             return True
 
     def invalidate(self, match_id: str) -> None:
@@ -144,16 +148,27 @@ class MemorySessionStore:
                      after_version: int = -1) -> tuple[list[dict[str, Any]], bool]:
         deadline = time.monotonic() + wait_seconds
         with self._lock:
-            while True:
-                kept = self._events.get(match_id, deque())
-                complete = not kept or kept[0]["seq"] <= after_seq + 1
-                found = [e for e in kept if e["seq"] > after_seq]
-                moved = after_version >= 0 and self._sessions.get(
-                    match_id, (after_version,))[0] > after_version
-                left = deadline - time.monotonic()
-                if found or moved or left <= 0:
-                    return found, complete
-                self._lock.wait(left)
+            woken: threading.Condition | None = None
+            try:
+                while True:
+                    kept = self._events.get(match_id, deque())
+                    complete = not kept or kept[0]["seq"] <= after_seq + 1
+                    found = [e for e in kept if e["seq"] > after_seq]
+                    moved = after_version >= 0 and self._sessions.get(
+                        match_id, (after_version,))[0] > after_version
+                    left = deadline - time.monotonic()
+                    if found or moved or left <= 0:
+                        return found, complete
+                    if woken is None:
+                        woken = threading.Condition(self._lock)
+                        self._followers.setdefault(match_id, []).append(woken)
+                    woken.wait(left)
+            finally:
+                if woken is not None:
+                    followers = self._followers[match_id]
+                    followers.remove(woken)
+                    if not followers:
+                        del self._followers[match_id]
 
     def set_deadline(self, match_id: str, when: float) -> None:
         with self._lock:
