@@ -6,16 +6,30 @@ stopped. Measured in a rules process under 200 matches at 200 actions/s: ~124,00
 objects; a full collection paused it 62 ms and a middle one 24 ms, against 9.3 and 2.5 ms
 with them frozen out of the collector's scans (gc.freeze). Objects made later are collected
 as before.
+
+Full collections are also made ten times rarer than Python's default (FULL_EVERY).
+What survives into the oldest generation is mostly what long-lived calls hold: every open
+live feed and waiting seek (each a thread with its frames and its call's state). Measured on
+the embedded server under client load beside 1,000 idle feeds: full collections took 113 ms
+each and the server 2.5 ms of CPU per action, against 1.9 ms at a tenth of the frequency
+(1.7 ms with no feeds). Cyclic garbage that lives long enough to reach that generation waits
+longer; younger cycles, most of them, are still collected as before.
 """
 
 from __future__ import annotations
 
 import gc
 
+# Middle-generation collections between two full ones (Python's default: 10).
+FULL_EVERY = 100
+
 
 def freeze_startup() -> int:
     """Collect once, then move every object that survives into the permanent generation,
-    which the collector no longer scans. Call when start-up is done; returns how many."""
+    which the collector no longer scans, and space full collections out. Call when start-up
+    is done; returns how many objects were frozen."""
     gc.collect()
     gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, FULL_EVERY)
     return gc.get_freeze_count()

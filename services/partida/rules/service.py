@@ -148,6 +148,9 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
                     decision=protos.decision(look.to_act, look.session.deadline))
             if s.status == "finished" and after >= s.event_seq and not events:
                 return
+            # Nothing kept across the next wait: a process follows up to thousands of feeds,
+            # and every full garbage collection scans what each waiting feed holds.
+            events = s = look = None  # type: ignore[assignment]
 
     def Resign(self, request: Any, context: Any) -> Any:  # noqa: N802
         result = self.matches.resign(request.match_id, request.seat, request.request_id,
