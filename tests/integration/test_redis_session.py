@@ -9,7 +9,7 @@ import redis
 
 from partida.rules.redis_session import RedisSessionStore
 from partida.rules.service import STREAM_WAIT_SECONDS
-from partida.rules.session import EVENTS_KEPT, MemorySessionStore, SeatMeta, Session
+from partida.rules.session import EVENTS_KEPT, MemorySessionStore, SeatMeta, Session, Wake
 
 
 def _session(match_id: str, version: int = 0, event_seq: int = 0) -> Session:
@@ -140,3 +140,26 @@ def test_marks_of_event_less_steps_do_not_hide_trimmed_events(store):
     else:  # the memory store keeps no marks
         assert complete and found == _events(1, EVENTS_KEPT, 1)
     assert store.events_after(mid, EVENTS_KEPT, 0) == ([], True)
+
+
+def test_a_wake_ends_a_wait_at_once_and_the_store_carries_on(store):
+    """A live feed whose caller has gone is woken (session.Wake) instead of sleeping out its
+    wait with a server thread held; on Redis by CLIENT UNBLOCK of the waiting connection."""
+    mid = uuid.uuid4().hex
+    store.create(_session(mid))
+    for _ in range(2):  # the second time on a connection already interrupted once
+        gone = Wake()
+        threading.Timer(0.3, gone.set).start()
+        started = time.monotonic()
+        assert store.events_after(mid, 0, 15.0, 0, gone) == ([], True)
+        assert time.monotonic() - started < 5
+    assert store.events_after(mid, 0, 15.0, 0, gone) == ([], True)  # set before: no wait
+    assert store.commit(_session(mid, 1, 1), 0, _events(1, 1, 1), "r1", "ok")
+    found, _ = store.events_after(mid, 0, 15.0, 0, Wake())
+    assert [e["seq"] for e in found] == [1]
+    mover = threading.Timer(0.3, lambda: store.commit(_session(mid, 2, 2), 1,
+                                                      _events(2, 1, 2), "r2", "ok"))
+    mover.start()
+    found, _ = store.events_after(mid, 1, 15.0, 1, Wake())  # events still wake it
+    mover.join()
+    assert [e["seq"] for e in found] == [2]

@@ -42,7 +42,7 @@ from partida.rules.randomness import (
     replay_action,
     replay_setup,
 )
-from partida.rules.session import SeatMeta, Session, SessionStore
+from partida.rules.session import SeatMeta, Session, SessionStore, Wake
 
 # A bot's turn takes milliseconds when all is well; one not taken after this long is queued
 # again (its task may have died with a worker). Repeats are harmless: a turn's request id is
@@ -230,18 +230,18 @@ class Matches:
         return s.version, det.to_dict()
 
     def events(self, match_id: str, seat: int | None, principal: Principal | None,
-               after_seq: int, wait_seconds: float, seen_version: int = -1
-               ) -> tuple[list[dict[str, Any]], Session]:
+               after_seq: int, wait_seconds: float, seen_version: int = -1,
+               wake: Wake | None = None) -> tuple[list[dict[str, Any]], Session]:
         """Events after `after_seq` as the follower may see them, read from the log when the
         live store no longer holds them. With nothing new, it waits briefly for new ones, or
-        for the match to move past `seen_version` (the version the follower has been shown);
-        it does not wait when the match is already past it."""
+        for the match to move past `seen_version` (the version the follower has been shown),
+        or for `wake`; it does not wait when the match is already past it."""
         s = self.session(match_id)
         if seat is not None:
             self._check_seat(s, seat, principal, acting=False)
         if after_seq >= s.event_seq and s.status == "active" and s.version == seen_version:
             found, complete = self.sessions.events_after(match_id, after_seq, wait_seconds,
-                                                         seen_version)
+                                                         seen_version, wake)
             if not found:  # perhaps woken by a version step: report the match as it is now
                 s = self.session(match_id)
         else:

@@ -18,7 +18,7 @@ from typing import Any
 import redis
 
 from partida.platform import jsonio
-from partida.rules.session import EVENTS_KEPT, Session
+from partida.rules.session import EVENTS_KEPT, Session, Wake
 
 DEADLINES = "partida:deadlines"
 # The longest an event read may block. The client's socket read timeout is set above it:
@@ -103,12 +103,16 @@ class RedisSessionStore:
         return session, (response.decode() if repeat else None)
 
     def events_after(self, match_id: str, after_seq: int, wait_seconds: float,
-                     after_version: int = -1) -> tuple[list[dict[str, Any]], bool]:
+                     after_version: int = -1, wake: Wake | None = None
+                     ) -> tuple[list[dict[str, Any]], bool]:
         key = _key(match_id, "events")
         # After event `after_seq` and, when the version is given, after the marks up to it.
         start = f"{after_seq}-{max(after_version, 0)}"
         block = int(min(wait_seconds, MAX_WAIT_SECONDS) * 1000) or None  # None: do not block
-        reply = self.r.xread({key: start}, count=EVENTS_KEPT, block=block)
+        if block and wake is not None:
+            reply = self._wakeable_read(key, start, block, wake)
+        else:
+            reply = self.r.xread({key: start}, count=EVENTS_KEPT, block=block)
         found = [jsonio.loads(fields[b"e"]) for _, entries in reply for _, fields in entries
                  if b"e" in fields]
         first = self.r.xrange(key, count=1)
@@ -118,6 +122,31 @@ class RedisSessionStore:
             oldest = int(seq) + (sub != b"0")
         complete = oldest is None or oldest <= after_seq + 1
         return found, complete
+
+    def _wakeable_read(self, key: str, start: str, block_ms: int, wake: Wake) -> Any:
+        """XREAD BLOCK on a connection of its own, which `wake` ends early by CLIENT UNBLOCK
+        (the read then answers as if its time were up)."""
+        pool = self.r.connection_pool
+        conn = pool.get_connection()
+        try:
+            client_id = getattr(conn, "partida_client_id", None)
+            if client_id is None:  # asked once per connection (its id is fixed)
+                conn.send_command("CLIENT", "ID")
+                client_id = conn.partida_client_id = conn.read_response()  # type: ignore[attr-defined]
+            if not wake.arm(lambda: self.r.client_unblock(client_id)):
+                return []
+            try:
+                conn.send_command("XREAD", "COUNT", EVENTS_KEPT, "BLOCK", block_ms,
+                                  "STREAMS", key, start)
+                raw = conn.read_response()
+            finally:
+                wake.disarm()
+        except BaseException:
+            conn.disconnect()  # its state is unknown: never handed out again as it is
+            raise
+        finally:
+            pool.release(conn)
+        return self.r.response_callbacks["XREAD"](raw) if raw else []
 
     def set_deadline(self, match_id: str, when: float) -> None:
         if when:

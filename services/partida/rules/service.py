@@ -14,10 +14,12 @@ from partida.platform.calls import caller
 from partida.platform.errors import InvalidArgument
 from partida.rules import protos
 from partida.rules.matches import Matches
-from partida.rules.session import SeatMeta
+from partida.rules.session import SeatMeta, Wake
 from partida.v1 import common_pb2, rules_pb2, rules_pb2_grpc
 
-STREAM_WAIT_SECONDS = 5.0
+# How long a live feed waits on a quiet match before it looks again. A feed whose caller
+# goes away is woken at once (session.Wake), so this only sets the cost of idle feeds.
+STREAM_WAIT_SECONDS = 20.0
 MAX_SEATS = 16
 
 
@@ -131,9 +133,11 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             raise InvalidArgument("after_sequence must not be negative")
         after = request.after_sequence
         shown = -1  # the version whose view and decision the stream last sent
+        gone = Wake()
+        context.add_callback(gone.set)  # the caller went away: stop waiting, free the thread
         while context.is_active():
             events, s = self.matches.events(request.match_id, seat, principal, after,
-                                            STREAM_WAIT_SECONDS, shown)
+                                            STREAM_WAIT_SECONDS, shown, gone)
             for e in events:
                 yield rules_pb2.StreamMatchResponse(event=protos.event(s.game_id, e))
                 after = e["seq"]

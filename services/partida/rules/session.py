@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -66,6 +67,37 @@ class Session:
         return cls(**data)
 
 
+class Wake:
+    """Ends a follower's wait early, when its caller has gone: the stream then frees its
+    server thread at once instead of at the end of a long wait. A store waiting arms it with
+    how to interrupt that wait; `set` (from any thread) marks it and interrupts."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._set = False
+        self._interrupt: Callable[[], None] | None = None
+
+    def set(self) -> None:
+        with self._lock:
+            self._set = True
+            interrupt = self._interrupt
+        if interrupt is not None:  # outside the lock: it takes the store's locks
+            interrupt()  # late (the wait just ended), it costs at most a spurious wake-up
+
+    def is_set(self) -> bool:
+        return self._set
+
+    def arm(self, interrupt: Callable[[], None]) -> bool:
+        """Until `disarm`, `set` calls `interrupt`; False if already set (do not wait)."""
+        with self._lock:
+            self._interrupt = None if self._set else interrupt
+            return not self._set
+
+    def disarm(self) -> None:
+        with self._lock:
+            self._interrupt = None
+
+
 class SessionStore(Protocol):
     def load(self, match_id: str) -> Session | None: ...
 
@@ -81,11 +113,12 @@ class SessionStore(Protocol):
         """The session, and the last request's response if `request_id` was that request."""
 
     def events_after(self, match_id: str, after_seq: int, wait_seconds: float,
-                     after_version: int = -1) -> tuple[list[dict[str, Any]], bool]:
+                     after_version: int = -1, wake: Wake | None = None
+                     ) -> tuple[list[dict[str, Any]], bool]:
         """Events with seq > after_seq, waiting up to `wait_seconds` for one, or (when
         `after_version` is given) until the session moves past that version, as an action
-        without events does; the flag says whether the store still holds every event after
-        `after_seq` (else: read the log)."""
+        without events does, or until `wake` is set; the flag says whether the store still
+        holds every event after `after_seq` (else: read the log)."""
 
     def set_deadline(self, match_id: str, when: float) -> None: ...
 
@@ -145,7 +178,8 @@ class MemorySessionStore:
         return session, (response if rid == request_id else None)
 
     def events_after(self, match_id: str, after_seq: int, wait_seconds: float,
-                     after_version: int = -1) -> tuple[list[dict[str, Any]], bool]:
+                     after_version: int = -1, wake: Wake | None = None
+                     ) -> tuple[list[dict[str, Any]], bool]:
         deadline = time.monotonic() + wait_seconds
         with self._lock:
             woken: threading.Condition | None = None
@@ -157,18 +191,28 @@ class MemorySessionStore:
                     moved = after_version >= 0 and self._sessions.get(
                         match_id, (after_version,))[0] > after_version
                     left = deadline - time.monotonic()
-                    if found or moved or left <= 0:
+                    if found or moved or left <= 0 or (wake is not None and wake.is_set()):
                         return found, complete
                     if woken is None:
                         woken = threading.Condition(self._lock)
                         self._followers.setdefault(match_id, []).append(woken)
+                        if wake is not None and not wake.arm(self._interrupter(woken)):
+                            return found, complete
                     woken.wait(left)
             finally:
+                if wake is not None:
+                    wake.disarm()
                 if woken is not None:
                     followers = self._followers[match_id]
                     followers.remove(woken)
                     if not followers:
                         del self._followers[match_id]
+
+    def _interrupter(self, woken: threading.Condition) -> Callable[[], None]:
+        def interrupt() -> None:
+            with self._lock:
+                woken.notify()
+        return interrupt
 
     def set_deadline(self, match_id: str, when: float) -> None:
         with self._lock:

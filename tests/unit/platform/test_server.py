@@ -156,3 +156,34 @@ print(hard)
     hard = int(out[2])
     expected = 600 if hard == resource.RLIM_INFINITY or hard >= 600 else hard
     assert [int(out[0]), int(out[1])] == [expected, expected]
+
+
+def test_a_live_feed_whose_caller_goes_frees_its_thread_at_once(tmp_path: Path):
+    """StreamMatch waits up to STREAM_WAIT_SECONDS on a quiet match; a cancelled feed is woken
+    (session.Wake) and gives its stream slot and thread back well before that."""
+    from partida.platform.assembly import authority
+    from partida.rules.service import STREAM_WAIT_SECONDS
+    from partida.rules.session import SeatMeta
+    from partida.v1 import rules_pb2, rules_pb2_grpc
+
+    cfg = Settings(database_url=f"sqlite:///{tmp_path / 'p.db'}", port=0)
+    process = build("all", cfg)
+    process.start()
+    try:
+        assert process.ready.wait(30)
+        match = process.parts["matches"].create(
+            "montanas", "standard", [SeatMeta("ann"), SeatMeta("bob")], {"first_seat": 0})
+        token = authority(cfg).player_token("ann", 600)[0]
+        with grpc.insecure_channel(f"127.0.0.1:{process.server.port}") as channel:
+            feed = rules_pb2_grpc.RulesServiceStub(channel).StreamMatch(
+                rules_pb2.StreamMatchRequest(match_id=match.match_id, seat=0),
+                metadata=(("authorization", f"Bearer {token}"),), timeout=60)
+            assert next(feed).HasField("view")  # now waiting on a quiet match
+            assert process.server.streams.open == 1
+            feed.cancel()
+            deadline = time.monotonic() + STREAM_WAIT_SECONDS / 4
+            while process.server.streams.open and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert process.server.streams.open == 0
+    finally:
+        process.stop(0)
