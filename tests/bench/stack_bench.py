@@ -4,10 +4,11 @@ memory, database rows. Each stack is started here as separate processes on this 
 Client load comes from separate processes, each driving its share of the matches with asyncio
 gRPC calls, as a client would: ListLegalActions for the seat the last response named (unless
 that response already carried the seat's next actions), then SubmitAction of its default.
-Two loads: clients acting back to back (the most the stack serves; latency there is mostly
-the wait in line), and an offered 200 actions/s (one per match per second) for the latency
-of a call below saturation. The PostgreSQL of these runs has fsync off (devstack's throwaway
-server), so commits cost less than on a durable disk.
+Three loads: clients acting back to back (the most the stack serves; latency there is
+mostly the wait in line); an offered 200 actions/s (one per match per second) for the
+latency of a call below saturation; and back to back again while 1,000 idle live feeds are
+held open on the server (players watching quiet matches). The PostgreSQL of these runs has
+fsync off (devstack's throwaway server), so commits cost less than on a durable disk.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ import random
 import statistics
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import grpc
 import psutil
@@ -315,6 +317,50 @@ def rows_per_action(database_url: str) -> float:
     return rows / max(1, actions)
 
 
+FEEDS = 1000  # idle live feeds held open beside one of the client loads
+
+
+async def _hold_feeds(address: str, feeds: int, ready: Any, stop: Any) -> None:
+    """Open `feeds` StreamMatch feeds, each its own spectator, on quiet matches (ten per
+    match), and keep them open until `stop` is set: players watching matches that do not move
+    (a human thinking), which a server must carry at little cost."""
+    async with grpc.aio.insecure_channel(address) as channel:
+        stub = rules_pb2_grpc.RulesServiceStub(channel)
+        matches = [await _create(stub, ["idle-0", "idle-1"]) for _ in range(feeds // 10)]
+        streams = []
+        for first in range(0, feeds, 100):  # opened as people arrive, not in one burst
+            batch = [stub.StreamMatch(
+                rules_pb2.StreamMatchRequest(match_id=matches[i % len(matches)]),
+                metadata=_token(f"watcher-{i}")) for i in range(first, min(feeds, first + 100))]
+            await asyncio.gather(*(call.read() for call in batch))
+            streams += batch
+        ready.set()
+        while not stop.is_set():
+            await asyncio.sleep(0.2)
+        for call in streams:
+            call.cancel()
+
+
+def _feeds_process(address: str, feeds: int, ready: Any, stop: Any) -> None:
+    asyncio.run(_hold_feeds(address, feeds, ready, stop))
+
+
+@contextlib.contextmanager
+def idle_feeds(address: str, feeds: int = FEEDS) -> Iterator[None]:
+    """`feeds` idle live feeds held open on the server at `address` meanwhile."""
+    ctx = mp.get_context("spawn")
+    ready, stop = ctx.Event(), ctx.Event()
+    holder = ctx.Process(target=_feeds_process, args=(address, feeds, ready, stop))
+    holder.start()
+    try:
+        if not ready.wait(120):
+            raise RuntimeError(f"could not open {feeds} feeds at {address}")
+        yield
+    finally:
+        stop.set()
+        holder.join(30)
+
+
 def add_rules_replica(stack: Stack) -> str:
     """Start one more rules process (the service is stateless: sessions live in Redis)."""
     port = free_port()
@@ -343,6 +389,9 @@ def run_split(seconds: float = 20.0) -> dict[str, float]:
                     for name, cpu in sorted(load.server_cpu_by.items())})
         out.update(_offered(client_load([stack.address, replica], seconds=seconds,
                                         offered=OFFERED, warm=WARM), ""))
+        with idle_feeds(stack.address):
+            beside = client_load([stack.address, replica], seconds=seconds / 2)
+        out[f"client_actions_per_s_beside_{FEEDS}_idle_feeds"] = beside.rate
         out["redis_bytes_per_live_match"] = redis_bytes_per_match(r)
         out["db_rows_per_action"] = rows_per_action(pg)
         rate, refused = matchmaking_load(stack.addresses["matchmaking"])
@@ -360,8 +409,11 @@ def run_embedded(seconds: float = 20.0) -> dict[str, float]:
     with embedded_stack() as stack:
         load = client_load([stack.address], seconds=seconds, server_pids=stack_pids(stack))
         paced = client_load([stack.address], seconds=seconds, offered=OFFERED, warm=WARM)
+        with idle_feeds(stack.address):
+            beside = client_load([stack.address], seconds=seconds / 2)
     server_ms, client_ms = load.cpu_ms_per_action
     return {"embedded_client_actions_per_s": load.rate,
+            f"embedded_client_actions_per_s_beside_{FEEDS}_idle_feeds": beside.rate,
             "embedded_submit_p99_ms": load.pct(0.99), "embedded_client_errors": load.errors,
             "embedded_server_cpu_ms_per_action": server_ms,
             "embedded_client_cpu_ms_per_action": client_ms, **_offered(paced, "embedded_")}
