@@ -454,10 +454,11 @@ def main(runs: int = 3) -> None:
           "the split stack; 200 concurrent 2-player matches driven by 2 client processes); "
           f"median of {runs} runs [lowest – highest]")
     results = [{**run_embedded(), **run_split()} for _ in range(runs)]
+    width = max(len(name) for name in results[0])
     for name in results[0]:
         values = [r[name] for r in results]
         median = statistics.median(values)
-        print(f"  {name:<34} {median:>10.1f}   [{min(values):.1f} – {max(values):.1f}]   "
+        print(f"  {name:<{width}} {median:>10.1f}   [{min(values):.1f} – {max(values):.1f}]   "
               f"{verdict(name, median)}".rstrip())
 
 
