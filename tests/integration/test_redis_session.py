@@ -163,3 +163,15 @@ def test_a_wake_ends_a_wait_at_once_and_the_store_carries_on(store):
     found, _ = store.events_after(mid, 1, 15.0, 1, Wake())  # events still wake it
     mover.join()
     assert [e["seq"] for e in found] == [2]
+
+
+def test_a_wake_with_redis_out_of_reach_raises_nothing():
+    """Wake.set runs on gRPC's callback thread when a caller goes away: with Redis gone, the
+    interrupt gives up quietly (the read, if any, ends at its time)."""
+    from partida.devstack.servers import free_port
+
+    down = RedisSessionStore(redis.Redis(port=free_port(), socket_connect_timeout=0.5))
+    gone = Wake()
+    assert gone.arm(lambda: down._unblock(7))
+    gone.set()  # no exception
+    assert gone.is_set()
