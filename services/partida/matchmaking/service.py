@@ -16,11 +16,12 @@ import partida.engine
 from partida.matchmaking.campaigns import CampaignSource, check_ticket
 from partida.matchmaking.matcher import RatingSource
 from partida.matchmaking.pools import Table, catalog_of
-from partida.matchmaking.store.base import TicketStore, TooManyOpen, Watch
+from partida.matchmaking.store.base import TicketStore, TooManyOpen
 from partida.matchmaking.tickets import ASSIGNED, CANCELLED, CLAIMED, EXPIRED, Ticket, to_proto
 from partida.platform import errors
 from partida.platform.auth import require_player
 from partida.platform.calls import caller
+from partida.platform.notify import Watch
 from partida.platform.server import Registration
 from partida.platform.validation import identifier
 from partida.v1 import matchmaking_pb2 as pb

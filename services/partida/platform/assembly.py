@@ -33,7 +33,7 @@ ROLES = ("all", "rules", "dice", "persistence", "matchmaking")
 # only health watches and reflection.
 STREAMING_ROLES = ("all", "rules", "matchmaking")
 CALL_THREADS = 64  # threads for unary calls, beside those of the streams
-OTHER_STREAMS = 16
+OTHER_STREAMS = 16  # dice and persistence: health watches and reflection only
 
 
 # How often dependencies are asked again while one of them does not answer.

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from partida.platform import jsonio
+from partida.platform.notify import Notifier
 
 # Live events kept per match (about ten actions of Las Montañas); a follower further behind
 # reads the older ones from the log. Each costs Redis about 160 bytes per live match.
@@ -130,9 +131,8 @@ class MemorySessionStore:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        # Each waiting follower has a condition of its own, filed by match: a commit wakes
-        # only its match's followers, not every feed of the process.
-        self._followers: dict[str, list[threading.Condition]] = {}
+        # A commit wakes only the followers of its own match, not every feed of the process.
+        self._changes = Notifier()
         self._sessions: dict[str, tuple[int, str]] = {}  # match -> (version, session JSON)
         self._events: dict[str, deque[dict[str, Any]]] = defaultdict(
             lambda: deque(maxlen=EVENTS_KEPT))
@@ -161,9 +161,8 @@ class MemorySessionStore:
             self._events[session.match_id].extend(events)
             if request_id:
                 self._requests[session.match_id] = (request_id, response)
-            for follower in self._followers.get(session.match_id, ()):
-                follower.notify()
-            return True
+        self._changes.notify(session.match_id)
+        return True
 
     def invalidate(self, match_id: str) -> None:
         with self._lock:
@@ -181,38 +180,31 @@ class MemorySessionStore:
                      after_version: int = -1, wake: Wake | None = None
                      ) -> tuple[list[dict[str, Any]], bool]:
         deadline = time.monotonic() + wait_seconds
-        with self._lock:
-            woken: threading.Condition | None = None
+        with self._changes.watch(match_id) as changes:  # before reading: no commit missed
+            if wake is not None:
+                wake.arm(changes.wake)
             try:
                 while True:
-                    kept = self._events.get(match_id, deque())
-                    complete = not kept or kept[0]["seq"] <= after_seq + 1
-                    found = [e for e in kept if e["seq"] > after_seq]
-                    moved = after_version >= 0 and self._sessions.get(
-                        match_id, (after_version,))[0] > after_version
+                    found, complete, moved = self._read(match_id, after_seq, after_version)
                     left = deadline - time.monotonic()
                     if found or moved or left <= 0 or (wake is not None and wake.is_set()):
                         return found, complete
-                    if woken is None:
-                        woken = threading.Condition(self._lock)
-                        self._followers.setdefault(match_id, []).append(woken)
-                        if wake is not None and not wake.arm(self._interrupter(woken)):
-                            return found, complete
-                    woken.wait(left)
+                    changes.wait(left)
             finally:
                 if wake is not None:
                     wake.disarm()
-                if woken is not None:
-                    followers = self._followers[match_id]
-                    followers.remove(woken)
-                    if not followers:
-                        del self._followers[match_id]
 
-    def _interrupter(self, woken: threading.Condition) -> Callable[[], None]:
-        def interrupt() -> None:
-            with self._lock:
-                woken.notify()
-        return interrupt
+    def _read(self, match_id: str, after_seq: int, after_version: int
+              ) -> tuple[list[dict[str, Any]], bool, bool]:
+        """The events after `after_seq`, whether they are all still kept, and whether the
+        match has moved past `after_version`."""
+        with self._lock:
+            kept = self._events.get(match_id, deque())
+            complete = not kept or kept[0]["seq"] <= after_seq + 1
+            found = [e for e in kept if e["seq"] > after_seq]
+            moved = after_version >= 0 and self._sessions.get(
+                match_id, (after_version,))[0] > after_version
+        return found, complete, moved
 
     def set_deadline(self, match_id: str, when: float) -> None:
         with self._lock:

@@ -3,7 +3,7 @@
 import pytest
 
 from partida.matchmaking.store import MemoryTicketStore
-from partida.matchmaking.store.base import Notifier
+from partida.platform.notify import Notifier
 from tests.unit.matchmaking.factory import ticket
 from tests.unit.matchmaking.store_contract import StoreContract, new
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 import types
 
-from partida.rules import session as session_module
+from partida.platform import notify
 from partida.rules.session import MemorySessionStore, SeatMeta, Session
 
 
@@ -36,7 +36,7 @@ class CountingCondition(threading.Condition):
 
 
 def test_a_commit_wakes_only_the_followers_of_its_match(monkeypatch):
-    monkeypatch.setattr(session_module, "threading", types.SimpleNamespace(
+    monkeypatch.setattr(notify, "threading", types.SimpleNamespace(
         Lock=threading.Lock, Condition=CountingCondition))
     store = MemorySessionStore()
     for match_id in ("busy", "quiet"):
@@ -60,4 +60,4 @@ def test_a_commit_wakes_only_the_followers_of_its_match(monkeypatch):
         f.join(10)
     assert [[e["seq"] for e in found] for found, _ in results] == [[1]] * 20
     assert CountingCondition.wakes == 20
-    assert store._followers == {}  # followers that returned are no longer filed (no leak)
+    assert store._changes._watches == {}  # followers that returned are no longer filed

@@ -9,8 +9,9 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 
 from partida.matchmaking.pools import Proposal
-from partida.matchmaking.store.base import Notifier, TooManyOpen, Watch
+from partida.matchmaking.store.base import TooManyOpen
 from partida.matchmaking.tickets import ASSIGNED, CANCELLED, CLAIMED, EXPIRED, SEARCHING, Ticket
+from partida.platform.notify import Notifier, Watch
 
 
 class MemoryTicketStore:

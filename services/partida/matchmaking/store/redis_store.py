@@ -30,10 +30,11 @@ from typing import Any
 import redis
 
 from partida.matchmaking.pools import Proposal
-from partida.matchmaking.store.base import Notifier, TooManyOpen, Watch
+from partida.matchmaking.store.base import TooManyOpen
 from partida.matchmaking.store.lua import PRELUDE, SCRIPTS
 from partida.matchmaking.tickets import Ticket
 from partida.platform import errors
+from partida.platform.notify import Notifier, Watch
 
 log = logging.getLogger("partida.matchmaking")
 
