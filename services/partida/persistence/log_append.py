@@ -24,6 +24,14 @@ from partida.platform.errors import AlreadyExists, FailedPrecondition, InvalidAr
 
 _MATCH = models.Match.__table__
 _LOG = models.LogRecord.__table__
+# Built once: every action's append runs them, and building them anew each time cost about
+# 0.17 ms of CPU per action (a sixth) in a single-threaded embedded run.
+_LOCK_MATCHES = (sa.select(_MATCH.c.match_id, _MATCH.c.status, _MATCH.c.seats_json)
+                 .where(_MATCH.c.match_id.in_(sa.bindparam("ids", expanding=True)))
+                 .order_by(_MATCH.c.match_id).with_for_update())
+_INSERT = sa.insert(_LOG)
+_HEAD = (sa.select(_LOG.c.sequence, _LOG.c.hash).where(_LOG.c.match_id == sa.bindparam("m"))
+         .order_by(_LOG.c.sequence.desc()).limit(1))
 
 Head = tuple[int, bytes]  # last sequence (-1: empty log) and its hash
 
@@ -62,9 +70,7 @@ class LogAppender:
     def write(self, conn: sa.Connection, batch: list[Pending]) -> Callable[[], None]:
         ids = sorted({item.payload[0] for item in batch})
         # Locks the batch's matches (in id order: no deadlocks), so none finishes meanwhile.
-        found = {r.match_id: r for r in conn.execute(
-            sa.select(_MATCH.c.match_id, _MATCH.c.status, _MATCH.c.seats_json)
-            .where(_MATCH.c.match_id.in_(ids)).order_by(_MATCH.c.match_id).with_for_update())}
+        found = {r.match_id: r for r in conn.execute(_LOCK_MATCHES, {"ids": ids})}
         heads: dict[str, Head] = {}
         values: list[dict[str, Any]] = []
         for item in batch:
@@ -80,10 +86,10 @@ class LogAppender:
             return lambda: None
         try:
             if len(batch) == 1:  # alone: a refusal rolls the whole transaction back
-                conn.execute(sa.insert(_LOG), values)
+                conn.execute(_INSERT, values)
             else:
                 with conn.begin_nested():
-                    conn.execute(sa.insert(_LOG), values)
+                    conn.execute(_INSERT, values)
         except IntegrityError as e:  # a remembered head was behind, or a request id is reused
             self.heads.forget(ids)
             if len(batch) == 1:
@@ -117,7 +123,7 @@ class LogAppender:
                 with conn.begin_nested():
                     item.result, item_values = _chain(found.get(match_id),
                                                       _read_head(conn, match_id), match_id, new)
-                    conn.execute(sa.insert(_LOG), item_values)
+                    conn.execute(_INSERT, item_values)
                 kept[match_id] = item.result
             except IntegrityError as e:
                 item.error = _refusal(match_id, e)
@@ -127,9 +133,7 @@ class LogAppender:
 
 
 def _read_head(conn: sa.Connection, match_id: str) -> Head:
-    head = conn.execute(sa.select(_LOG.c.sequence, _LOG.c.hash)
-                        .where(_LOG.c.match_id == match_id)
-                        .order_by(_LOG.c.sequence.desc()).limit(1)).first()
+    head = conn.execute(_HEAD, {"m": match_id}).first()
     return (head.sequence, bytes(head.hash)) if head else (-1, records.GENESIS)
 
 

@@ -26,6 +26,7 @@ from partida.platform.errors import AlreadyExists, FailedPrecondition, InvalidAr
 
 _FINISHED, _HISTORY = "finished", "history"
 _MATCHES, _SEATS = models.Match.__table__, models.MatchSeat.__table__
+_INSERT_SEATS = sa.insert(_SEATS)  # built once: it runs for every match created
 _RATINGS = models.Rating.__table__
 _RATING = sa.select(_RATINGS).where(_RATINGS.c.player_id == sa.bindparam("player_id"),
                                     _RATINGS.c.game_id == sa.bindparam("game_id"))
@@ -102,7 +103,7 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
                     if match.campaign_id:
                         with Session(bind=conn) as s:
                             campaigns.check_match(s, match)
-                    conn.execute(sa.insert(_SEATS), rows.seat_values(match))
+                    conn.execute(_INSERT_SEATS, rows.seat_values(match))
                     stored = rows.match(row, 0)
         except IntegrityError:
             pass  # a concurrent call recorded it first; compared below
