@@ -67,7 +67,7 @@ $(BUF):
 lint: venv proto $(BUF)
 	@rc=0; \
 	$(BIN)/ruff check $(wildcard services tests) || rc=1; \
-	$(BIN)/mypy services/partida/engine || rc=1; \
+	$(BIN)/mypy services || rc=1; \
 	$(BUF) lint || rc=1; \
 	if git rev-parse --verify -q main >/dev/null; then \
 		$(BUF) breaking --against '.git#branch=main' || rc=1; fi; \

@@ -28,7 +28,7 @@ class LocalRulesClient:
         return SeatSnapshot(look.session.version, look.to_act, look.view, look.actions)
 
     def bot_state(self, match_id: str, seat: int) -> tuple[int, dict[str, Any]]:
-        return self.matches.bot_state(match_id, seat)  # type: ignore[no-any-return]
+        return self.matches.bot_state(match_id, seat)
 
     def submit(self, match_id: str, seat: int, version: int, request_id: str,
                action_id: str, keep_turn: bool = False) -> SeatSnapshot | None:

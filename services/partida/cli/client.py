@@ -119,7 +119,8 @@ def _say_event(term: Terminal, narrator: Any, event: Any) -> None:
 
 def _status(code: int) -> str:
     from partida.v1 import matchmaking_pb2
-    return str(matchmaking_pb2.TicketStatus.Name(code)).removeprefix("TICKET_STATUS_").lower()
+    name = matchmaking_pb2.TicketStatus.Name(code)  # type: ignore[arg-type]  # a plain int
+    return str(name).removeprefix("TICKET_STATUS_").lower()
 
 
 @client.command()

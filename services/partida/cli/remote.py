@@ -130,7 +130,7 @@ class Remote:
         request = rules_pb2.StreamMatchRequest(match_id=match_id, after_sequence=after)
         if seat is not None:
             request.seat = seat
-        return self.rules.StreamMatch(request, metadata=self.metadata)  # type: ignore[no-any-return]
+        return self.rules.StreamMatch(request, metadata=self.metadata)
 
     def match_log(self, match_id: str) -> Any:
         return self.call(self.persistence, "GetMatchLog",

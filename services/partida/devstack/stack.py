@@ -129,9 +129,10 @@ def embedded_stack(**extra_env: str) -> Iterator[Stack]:
 SPLIT_ROLES = ("persistence", "dice", "rules", "matchmaking")
 
 
-def start_split(folder: Path, redis_url: str, database_url: str, worker: bool = True,
+def start_split(folder: Path, redis_url: str, database_url: str, *, worker: bool = True,
                 detach: bool = False, ports: dict[str, int] | None = None,
-                metrics_ports: dict[str, int] | None = None, **extra_env: str) -> Stack:
+                metrics_ports: dict[str, int] | None = None,
+                extra_env: dict[str, str] | None = None) -> Stack:
     """Every service a process of its own; persistence first, since it migrates the schema.
     Each process, the worker too, serves metrics on a port of its own (free ones unless
     given)."""
@@ -143,7 +144,7 @@ def start_split(folder: Path, redis_url: str, database_url: str, worker: bool = 
                PARTIDA_RULES_ADDRESS=addresses["rules"],
                PARTIDA_DICE_ADDRESS=addresses["dice"],
                PARTIDA_PERSISTENCE_ADDRESS=addresses["persistence"],
-               PARTIDA_MATCHMAKING_ADDRESS=addresses["matchmaking"], **extra_env)
+               PARTIDA_MATCHMAKING_ADDRESS=addresses["matchmaking"], **(extra_env or {}))
     stack = Stack(addresses, env, folder, redis_url=redis_url, database_url=database_url,
                   detach=detach,
                   metrics={name: f"127.0.0.1:{p}" for name, p in metrics_ports.items()})
@@ -168,7 +169,7 @@ def start_split(folder: Path, redis_url: str, database_url: str, worker: bool = 
 def split_stack(redis_url: str, database_url: str, worker: bool = True,
                 **extra_env: str) -> Iterator[Stack]:
     tmp = Path(tempfile.mkdtemp(prefix="partida-split-"))
-    stack = start_split(tmp, redis_url, database_url, worker, **extra_env)
+    stack = start_split(tmp, redis_url, database_url, worker=worker, extra_env=extra_env)
     try:
         yield stack
     finally:

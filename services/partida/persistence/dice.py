@@ -15,7 +15,7 @@ from partida.persistence import models, records, rows
 from partida.persistence.db import dialect_insert
 from partida.platform.errors import FailedPrecondition, InvalidArgument, NotFound
 
-_STREAMS = models.DiceStream.__table__
+_STREAMS = models.table(models.DiceStream)
 _C = _STREAMS.c
 
 

@@ -40,6 +40,13 @@ class Base(DeclarativeBase):
     }
 
 
+def table(model: type[Base]) -> sa.Table:
+    """A model's table, for Core statements (typed as a plain FromClause on the class)."""
+    found = model.__table__
+    assert isinstance(found, sa.Table)
+    return found
+
+
 def _match_fk() -> sa.ForeignKey:
     return sa.ForeignKey("matches.match_id", ondelete="CASCADE")
 

@@ -8,6 +8,8 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
+import sqlalchemy as sa
+
 from partida.persistence import models, records
 
 
@@ -42,7 +44,7 @@ def outcome(text: str) -> records.Outcome:
                            {int(k): v for k, v in data["scores"].items()})
 
 
-def match(row: models.Match, version: int) -> records.Match:
+def match(row: models.Match | sa.Row[Any], version: int) -> records.Match:
     return records.Match(
         match_id=row.match_id, game_id=row.game_id, scenario_id=row.scenario_id,
         seats=seats(row.seats_json), dice_commitment=row.dice_commitment,
@@ -93,11 +95,11 @@ def log_values(match_id: str, value: records.LogRecord, prev_hash: bytes,
         prev_hash=prev_hash, hash=hash_, created_at=utc(value.created_at or models.utcnow()))
 
 
-def rating(row: models.Rating) -> records.Rating:
+def rating(row: models.Rating | sa.Row[Any]) -> records.Rating:
     return records.Rating(row.player_id, row.game_id, row.rating, row.deviation,
                           row.volatility, row.matches)
 
 
-def dice_stream(row: models.DiceStream) -> records.DiceStream:
+def dice_stream(row: models.DiceStream | sa.Row[Any]) -> records.DiceStream:
     return records.DiceStream(row.match_id, row.seed, row.commitment, row.next_position,
                               row.revealed)

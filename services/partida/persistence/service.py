@@ -129,10 +129,8 @@ class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
             except ServiceError as e:
                 results.append(pb.AppendLogResult(code=e.code.value[0], message=e.message))
         stored = iter(self._store.append_logs(valid))
-        for i, result in enumerate(results):
-            if result is None:
-                results[i] = _append_result(next(stored))
-        return pb.AppendLogsResponse(results=results)
+        return pb.AppendLogsResponse(results=[_append_result(next(stored)) if r is None else r
+                                              for r in results])
 
     def FinishMatch(self, request: pb.FinishMatchRequest, context: Any) -> pb.FinishMatchResponse:
         require_service(caller())

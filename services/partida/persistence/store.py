@@ -25,9 +25,9 @@ from partida.persistence.log_append import LogAppender
 from partida.platform.errors import AlreadyExists, FailedPrecondition, InvalidArgument, NotFound
 
 _FINISHED, _HISTORY = "finished", "history"
-_MATCHES, _SEATS = models.Match.__table__, models.MatchSeat.__table__
+_MATCHES, _SEATS = models.table(models.Match), models.table(models.MatchSeat)
 _INSERT_SEATS = sa.insert(_SEATS)  # built once: it runs for every match created
-_RATINGS = models.Rating.__table__
+_RATINGS = models.table(models.Rating)
 _RATING = sa.select(_RATINGS).where(_RATINGS.c.player_id == sa.bindparam("player_id"),
                                     _RATINGS.c.game_id == sa.bindparam("game_id"))
 _RATINGS_OF = sa.select(_RATINGS).where(sa.tuple_(_RATINGS.c.player_id, _RATINGS.c.game_id)

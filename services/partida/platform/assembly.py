@@ -242,7 +242,12 @@ def _matchmaking(cfg: Settings, auth: Authority, store: Any | None, matches: Any
     matcher = Matcher(tickets, creator, policy)
     regs.append(registration(MatchmakingServicer(tickets, ratings, campaigns=ratings,
                                                  ticket_ttl_seconds=cfg.ticket_ttl_seconds)))
-    proc.loops.append(lambda stop: (matcher.start(), stop.wait(), matcher.stop()))
+    def run_matcher(stop: threading.Event) -> None:
+        matcher.start()
+        stop.wait()
+        matcher.stop()
+
+    proc.loops.append(run_matcher)
     proc.parts["matcher"] = matcher
 
 
@@ -253,8 +258,9 @@ def build(role: str, cfg: Settings) -> Process:
     auth = authority(cfg)
     regs: list[Registration] = []
     proc = Process(server=None)  # type: ignore[arg-type]
-    store = (_store(cfg, proc, live_matches_here=role != "dice")
-             if role in ("all", "dice", "persistence") else None)
+    # The store for the roles that own the database (the roles below that use it), else None.
+    store: Any = (_store(cfg, proc, live_matches_here=role != "dice")
+                  if role in ("all", "dice", "persistence") else None)
     matches = None
     if role in ("all", "persistence"):
         from partida.persistence.service import registrations

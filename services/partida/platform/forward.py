@@ -83,7 +83,7 @@ def _unary(call: Callable[..., Any], passed: list[tuple[str, str]]
            ) -> Callable[[bytes, grpc.ServicerContext], bytes]:
     def forward(request: bytes, context: grpc.ServicerContext) -> bytes:
         try:
-            return call(request, metadata=_metadata(passed),  # type: ignore[no-any-return]
+            return call(request, metadata=_metadata(passed),
                         timeout=_timeout(context))
         except grpc.RpcError as e:
             context.abort(e.code(), e.details())

@@ -53,9 +53,9 @@ def _replay(match: Any, log: list[Any]) -> list[str]:
         except (IllegalAction, RuntimeError) as e:
             return [f"record {r.sequence} does not replay: {e}"]
         produced = []
-        for e in events:
+        for event in events:
             seq += 1
-            produced.append({**e.to_dict(), "seq": seq, "version": r.sequence})
+            produced.append({**event.to_dict(), "seq": seq, "version": r.sequence})
         if produced != json.loads(r.events_json):
             return [f"record {r.sequence} replays to other events than it logged"]
         if not rng.exhausted():

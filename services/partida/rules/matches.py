@@ -344,7 +344,8 @@ class Matches:
             raise Aborted(f"stale version {expected_version}: the match is at {s.version}")
         game = self._game(s.game_id)
         state = game.state_from_dict(s.state)
-        rng = DrawnRng([tuple(p) for p in s.buffer], lambda n: self.dice.draw(s.match_id, n))
+        rng = DrawnRng([(p[0], p[1]) for p in s.buffer],
+                       lambda n: self.dice.draw(s.match_id, n))
         try:
             events = (game.resign(state, seat) if kind == "resign"
                       else game.apply(state, seat, action_id, rng,
@@ -353,8 +354,8 @@ class Matches:
             raise FailedPrecondition(e.reason) from None
         version = s.version + 1
         stored = []
-        for i, e in enumerate(events):
-            d = e.to_dict()
+        for i, event in enumerate(events):
+            d = event.to_dict()
             d.update(seq=s.event_seq + i + 1, version=version)
             stored.append(d)
         entry = LogEntry(version, kind, seat, action_id, request_id, rng.positions, rng.values,

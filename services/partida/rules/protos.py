@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, overload
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
@@ -46,6 +46,14 @@ def game_info(info: GameInfo, bots: list[str]) -> common_pb2.GameInfo:
         scenarios=[common_pb2.Scenario(scenario_id=s.id, title=s.title, min_seats=s.min_seats,
                                        max_seats=s.max_seats, sides=list(s.sides),
                                        description=s.description) for s in info.scenarios])
+
+
+@overload
+def outcome(d: None) -> None: ...
+
+
+@overload
+def outcome(d: dict[str, Any] | Outcome) -> common_pb2.Outcome: ...
 
 
 def outcome(d: dict[str, Any] | Outcome | None) -> common_pb2.Outcome | None:

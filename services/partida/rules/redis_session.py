@@ -53,7 +53,8 @@ def _key(match_id: str, part: str) -> str:
 
 class RedisSessionStore:
     def __init__(self, client: redis.Redis, idle_ttl: int = 7 * 24 * 3600) -> None:
-        self.r = client
+        # redis-py types every reply as bytes | str; this client's (no decoding) are bytes.
+        self.r: Any = client
         self.idle_ttl = idle_ttl
         self._commit = client.register_script(_COMMIT)
 
@@ -133,7 +134,7 @@ class RedisSessionStore:
             client_id = getattr(conn, "partida_client_id", None)
             if client_id is None:  # asked once per connection (its id is fixed)
                 conn.send_command("CLIENT", "ID")
-                client_id = conn.partida_client_id = conn.read_response()  # type: ignore[attr-defined]
+                client_id = conn.partida_client_id = conn.read_response()
             if not wake.arm(lambda: self._unblock(client_id)):
                 return []
             try:

@@ -4,7 +4,7 @@ what `Matches` does."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from partida.engine import Action, all_games
@@ -50,7 +50,7 @@ def count_applied(game_id: str, kind: str) -> None:
 class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
     def __init__(self, matches: Matches, bot_names: Any = None) -> None:
         self.matches = matches
-        self._bot_names = bot_names or (lambda game_id: [])
+        self._bot_names: Callable[[str], list[str]] = bot_names or (lambda game_id: [])
 
     def ListGames(self, request: Any, context: Any) -> Any:  # noqa: N802 (gRPC names)
         return rules_pb2.ListGamesResponse(
@@ -84,8 +84,8 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         look = self.matches.view(request.match_id, _seat_arg(request), principal,
                                  with_actions=request.include_actions)
         s = look.session
-        lagging = not request.HasField("seat") and s.spectator is not None
-        version = s.spectator["version"] if lagging else s.version
+        lagging = None if request.HasField("seat") else s.spectator
+        version = lagging["version"] if lagging is not None else s.version
         typed = not request.json_only
         response = rules_pb2.GetViewResponse(
             view=protos.view(s.game_id, version, look.view, typed),

@@ -129,7 +129,7 @@ def status(view: View) -> Text:
 def _open_edges(view: View, m: Map) -> set[tuple[str, int, int]]:
     """Door edges open now: whole doors, single leaves, automatic doors with a nose before."""
     cells = {tuple(n["pos"]) for n in view["noses"] if n["status"] == "in_play" and n["pos"]}
-    out = set()
+    out: set[tuple[str, int, int]] = set()
     for door in m.doors:
         if door.id in view["open_doors"] or (door.spec.automatic
                                             and any(c in cells for c in door_cells(door))):

@@ -64,7 +64,7 @@ def unit_text(uid: Any, record: Mapping[str, Any] | None = None) -> str:
         return str(uid)
     if u.kind == "hq":
         return f"HQ {u.name} {u.command[0]}/{u.command[1]}" if u.command else f"HQ {u.name}"
-    back = bool(record) and record.get("face") == "back"
+    back = record is not None and record.get("face") == "back"
     value = u.back if back else u.front
     return f"{u.id} {KINDS[u.kind]} {value}" + (" (back)" if back else "")
 

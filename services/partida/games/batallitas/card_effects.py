@@ -63,7 +63,7 @@ def rights_targets(state: BatallitasState) -> list[str]:
 def full_fire_targets(state: BatallitasState) -> list[str]:
     """`<nose>:<weapon>:<x>,<y>`: a Fanhunter's short or long firearm and its first shot."""
     f = field_of(state)
-    out = []
+    out: list[str] = []
     for n in state.in_play():
         if family(state, n) != "fanhunter" or n.cell is None or n.id == state.active_nose:
             continue
@@ -188,7 +188,7 @@ def reinforce(state: BatallitasState, sq: Squad, side: str, ev: list[Event]) -> 
     ns = next(x for x in spec.noses if not x.leader
               and not any(c.arsenal.weapon(w).type == "heavy" for w in x.weapons))
     taken = {n.id for n in state.noses}
-    made = []
+    made: list[Nose] = []
     k = 0
     while len(made) < 2:
         nid = f"s{sq.index}.{k}"

@@ -212,7 +212,7 @@ def play(state: BatallitasState, rng: Rng, window: dict[str, Any], choice: str,
     return None
 
 
-def _pick(what: str, left: int):  # type: ignore[no-untyped-def]
+def _pick(what: str, left: int):
     def start(state: BatallitasState, rng: Rng, window: dict[str, Any], target: str, cid: str,
               ev: list[Event]) -> dict[str, Any]:
         seat = window["seat"] if what != "edge" else 1 - window["seat"]  # the foe picks it

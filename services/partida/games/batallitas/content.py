@@ -514,7 +514,7 @@ class Content(_Model):
         return next(s for s in self.scenarios if s.id == sid)
 
 
-def _read(name: str) -> dict:  # type: ignore[type-arg]
+def _read(name: str) -> dict:
     return json.loads((_DIR / name).read_text(encoding="utf-8"))
 
 

@@ -48,7 +48,8 @@ def clashes(boards: list[list[int]]) -> bool:
     east doors against a walled side): such a map cannot be joined (`grid.Map.assemble`), so
     the placement is not offered (RULES.md decision)."""
     content = load()
-    walls, doors = set(), set()
+    walls: set[tuple[str, int, int]] = set()
+    doors: set[tuple[str, int, int]] = set()
     for number, col, row in boards:
         b = content.boards[number]
         ox, oy = col * b.width, row * b.height

@@ -291,7 +291,7 @@ class Batallitas(Game[BatallitasState]):
         if target.status != IN_PLAY or target.cell is None:
             return []
         f = field_of(state)
-        out = []
+        out: list[tuple[str, str]] = []
         for n in state.in_play():
             if not n.alert or n.id in p["used"] or state.side_of(n) == state.side_of(target):
                 continue

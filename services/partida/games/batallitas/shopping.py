@@ -49,7 +49,7 @@ def lying(state: BatallitasState, p: Pos) -> dict | None:
 def actions(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
     if not active(state) or n.cell is None:
         return []
-    out = []
+    out: list[Action] = []
     if _near(f, n.cell, "food_column") and can_pay(state, n, GENERIC, "take"):
         out.extend(Action(f"take:{g}", f"{n.name} takes {NAMES[g]} ({GENERIC})")
                    for g in PRODUCTS)

@@ -45,7 +45,7 @@ def blow_reaches(state: BatallitasState, at: Pos, target: Pos) -> bool:
     return target == cell(state) and at in door_side(state)
 
 
-def _garage(state: BatallitasState):  # type: ignore[no-untyped-def]
+def _garage(state: BatallitasState):
     return next(d for d in state_map(state).doors if d.spec.feature == "garage_door")
 
 
@@ -56,7 +56,7 @@ def actions(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
         return []
     generic = load().rules.costs["generic"]
     cost = sc.slider.entry_cost
-    out = []
+    out: list[Action] = []
     if inside(state, n):
         if can_pay(state, n, cost, "move"):
             out.extend(Action(f"slider:out:{p[0]},{p[1]}", f"{n.name} gets out of the slider "

@@ -286,13 +286,15 @@ class Content(_Model):
 
     def marksmen_cards(self, level: str) -> list[dict[str, str]]:
         """The pile expanded to one entry per card; a card's id is its index here."""
-        return [dict(f.results) for f in self.decks.marksmen[level] for _ in range(f.count)]  # type: ignore[index]
+        pile = self.decks.marksmen[level]  # type: ignore[index]  # a level checked by callers
+        return [{str(k): str(v) for k, v in f.results.items()} for f in pile
+                for _ in range(f.count)]
 
     def panic_cards(self) -> list[str]:
         return [p.card for p in self.decks.panic for _ in range(p.count)]
 
 
-def _read(name: str) -> dict:  # type: ignore[type-arg]
+def _read(name: str) -> dict:
     return json.loads((_DIR / name).read_text(encoding="utf-8"))
 
 

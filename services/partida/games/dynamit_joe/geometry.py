@@ -102,10 +102,11 @@ class Geometry:
         ends = (a, t)
         if za.space == zt.space:
             return Sight(self._clear(za.centre, zt.centre, ends, occupied, over_fences))
-        eyes = [(za.centre, za.space, None)]
+        eyes: list[tuple[tuple[float, float], str, Link | None]] = [(za.centre, za.space, None)]
         eyes += [(link.at, self.zones[o].space, link) for o, link in self.links[a]
                  if link.at is not None and self.zones[o].space != za.space]
-        marks = [(zt.centre, zt.space, None, True)]
+        marks: list[tuple[tuple[float, float], str, Link | None, bool]] = [
+            (zt.centre, zt.space, None, True)]
         marks += [(link.at, self.zones[o].space, link, o == a or fired_outside)
                   for o, link in self.links[t]
                   if link.at is not None and self.zones[o].space != zt.space]

@@ -22,13 +22,13 @@ _CARDS: dict[str, Any] = {}
 def marksmen(level: str) -> list[dict[str, str]]:
     if level not in _CARDS:
         _CARDS[level] = load().marksmen_cards(level)
-    return _CARDS[level]  # type: ignore[no-any-return]
+    return _CARDS[level]
 
 
 def panic_cards() -> list[str]:
     if "panic" not in _CARDS:
         _CARDS["panic"] = load().panic_cards()
-    return _CARDS["panic"]  # type: ignore[no-any-return]
+    return _CARDS["panic"]
 
 
 def draw(state: JoeState, pile: str, rng: Rng, ev: list[Event]) -> int:

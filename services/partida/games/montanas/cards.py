@@ -49,7 +49,7 @@ def redeploy_moves(state: MontanasState) -> list[tuple[int, int, int]]:
     """(seat, from, to) single-pawn moves between sections that stand; pawns may cross
     destroyed sections but never stop in one."""
     standing = [i + 1 for i, d in enumerate(state.destroyed) if not d]
-    moves = []
+    moves: list[tuple[int, int, int]] = []
     for src in standing:
         for seat, n in enumerate(state.explorers[src - 1]):
             if n:

@@ -176,7 +176,7 @@ class Content(_Model):
         return sum(m.count for m in self.tiles.monsters)
 
 
-def _read(name: str) -> dict:  # type: ignore[type-arg]
+def _read(name: str) -> dict:
     return json.loads((_DIR / name).read_text(encoding="utf-8"))
 
 

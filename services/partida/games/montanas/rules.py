@@ -150,14 +150,16 @@ class Montanas(Game[MontanasState]):
 
     def _exchange_actions(self, state: MontanasState) -> list[Action]:
         out = [Action("exchange:done", "finish asking for help")]
+        def name(cid: int | None) -> str:  # a card the proposal's kind names (never None)
+            return self._card(cid).name if cid is not None else ""
+
         for kind, mine, partner, theirs in _proposals(state, self.content):
-            name = self._card
             if kind == "give":
-                words = f"give {name(mine).name} to seat {partner}"
+                words = f"give {name(mine)} to seat {partner}"
             elif kind == "ask":
-                words = f"ask seat {partner} for {name(theirs).name}"
+                words = f"ask seat {partner} for {name(theirs)}"
             else:
-                words = f"swap {name(mine).name} for seat {partner}'s {name(theirs).name}"
+                words = f"swap {name(mine)} for seat {partner}'s {name(theirs)}"
             out.append(Action(_proposal_id(kind, mine, partner, theirs), words))
         return out
 
