@@ -59,3 +59,28 @@ def test_internal_calls_are_not_served_at_the_front_door(split):
             front.call(stub, method, request)
         assert refused.value.code() == grpc.StatusCode.UNIMPLEMENTED, method
     front.close()
+
+
+def test_each_call_through_the_front_door_goes_on_with_its_own_callers_token(split):
+    """The servers' interceptors wrap each method's handler once and reuse it for every call
+    (platform/calls.PerMethod): the token passed on must still be this call's, not the
+    first caller's."""
+    players = [Remote(split.address) for _ in range(3)]
+    ids = [p.login(API_KEY, f"front-door-caller-{i}") for i, p in enumerate(players)]
+    for round_ in range(2):
+        for remote, player_id in zip(players, ids, strict=True):
+            ticket = remote.call(remote.matchmaking, "CreateTicket",
+                                 matchmaking_pb2.CreateTicketRequest(
+                                     game_id="montanas", scenario_id="standard", seats=4,
+                                     request_id=f"own-token-{round_}")).ticket
+            assert ticket.player_id == player_id  # opened for the caller who asked
+            remote.call(remote.matchmaking, "CancelTicket",
+                        matchmaking_pb2.CancelTicketRequest(ticket_id=ticket.ticket_id))
+    anonymous = Remote(split.address)  # after all those tokens, a call with none is refused
+    with pytest.raises(grpc.RpcError) as refused:
+        anonymous.call(anonymous.matchmaking, "CreateTicket",
+                       matchmaking_pb2.CreateTicketRequest(game_id="montanas", seats=4,
+                                                           request_id="no-token"))
+    assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    for remote in (*players, anonymous):
+        remote.close()

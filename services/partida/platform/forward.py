@@ -59,16 +59,19 @@ class Forwarder(grpc.GenericRpcHandler):
         allowed = PUBLIC.get(service)
         if channel is None or (allowed is not None and method not in allowed):
             return None
-        metadata = [(k, v) for k, v in (details.invocation_metadata or ())
-                    if k in _PASSED_METADATA]
+        # One handler per method, whoever calls: the server's interceptors keep it and hand
+        # it every later call of the method (platform/calls.PerMethod).
         if details.method in _STREAMING:
             return grpc.unary_stream_rpc_method_handler(
-                _stream(channel.unary_stream(details.method), metadata))
+                _stream(channel.unary_stream(details.method)))
         return grpc.unary_unary_rpc_method_handler(
-            _unary(channel.unary_unary(details.method), metadata))
+            _unary(channel.unary_unary(details.method)))
 
 
-def _metadata(passed: list[tuple[str, str]]) -> list[tuple[str, str]]:
+def _metadata(context: grpc.ServicerContext) -> list[tuple[str, str]]:
+    """What goes along: this call's token or API key, and its request id."""
+    passed = [(k, v) for k, v in (context.invocation_metadata() or ())
+              if k in _PASSED_METADATA]
     return [*passed, ("x-request-id", request_id_var.get())]
 
 
@@ -79,11 +82,10 @@ def _timeout(context: grpc.ServicerContext) -> float | None:
     return left if left is not None and left < 86_400 else None
 
 
-def _unary(call: Callable[..., Any], passed: list[tuple[str, str]]
-           ) -> Callable[[bytes, grpc.ServicerContext], bytes]:
+def _unary(call: Callable[..., Any]) -> Callable[[bytes, grpc.ServicerContext], bytes]:
     def forward(request: bytes, context: grpc.ServicerContext) -> bytes:
         try:
-            return call(request, metadata=_metadata(passed),
+            return call(request, metadata=_metadata(context),
                         timeout=_timeout(context))
         except grpc.RpcError as e:
             context.abort(e.code(), e.details())
@@ -91,10 +93,9 @@ def _unary(call: Callable[..., Any], passed: list[tuple[str, str]]
     return forward
 
 
-def _stream(call: Callable[..., Any], passed: list[tuple[str, str]]
-            ) -> Callable[[bytes, grpc.ServicerContext], Iterator[bytes]]:
+def _stream(call: Callable[..., Any]) -> Callable[[bytes, grpc.ServicerContext], Iterator[bytes]]:
     def forward(request: bytes, context: grpc.ServicerContext) -> Iterator[bytes]:
-        responses = call(request, metadata=_metadata(passed), timeout=_timeout(context))
+        responses = call(request, metadata=_metadata(context), timeout=_timeout(context))
         context.add_callback(responses.cancel)  # the client went away: stop the upstream too
         try:
             yield from responses

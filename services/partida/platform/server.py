@@ -38,7 +38,6 @@ class Server:
 
     def __init__(self, registrations: Sequence[Registration], authority: Authority,
                  address: str, max_workers: int = 64, max_message_bytes: int = 1 << 20,
-                 interceptors: Sequence[grpc.ServerInterceptor] = (),
                  limiter: RateLimiter | None = None,
                  handlers: Sequence[grpc.GenericRpcHandler] = (),
                  max_streams: int = 16,
@@ -53,7 +52,9 @@ class Server:
             futures.ThreadPoolExecutor(max_workers=max_workers + max_streams,
                                        thread_name_prefix="grpc"),
             # Metrics outermost, so they count the status the call context chose.
-            interceptors=[MetricsInterceptor(), *interceptors,
+            # Both wrap each method once (calls.PerMethod): whatever serves a method must
+            # serve every call of it the same way.
+            interceptors=[MetricsInterceptor(),
                           CallContextInterceptor(authority, limiter, self.streams)],
             options=[("grpc.max_receive_message_length", max_message_bytes),
                      ("grpc.max_send_message_length", max_message_bytes * 8),
