@@ -285,16 +285,23 @@ def _seek_process(args: tuple[str, int]) -> tuple[int, float, float, int]:
     return asyncio.run(_seek(*args))
 
 
-def matchmaking_load(address: str, players: int = 1000, processes: int = 2
-                     ) -> tuple[float, int]:
+def matchmaking_load(address: str, players: int = 1000, processes: int = 2,
+                     server_pids: Mapping[str, list[int]] | None = None
+                     ) -> tuple[float, int, dict[str, float]]:
     """Seats assigned per second, from the first ticket opened to the last one assigned
     (the client processes' start-up is left out), through the gRPC API with real match
-    creation in the rules service; and how many seeks were refused and retried."""
+    creation in the rules service; how many seeks were refused and retried; and the CPU
+    milliseconds per seat of the `server_pids` (by process name) meanwhile, client start-up
+    included (the servers idle through it)."""
+    pids = dict(server_pids or {})
+    cpu = {name: _cpu_seconds(p) for name, p in pids.items()}
     with mp.get_context("spawn").Pool(processes) as pool:
         results = pool.map(_seek_process, [(address, players // processes)] * processes)
     seated = sum(r[0] for r in results)
     span = max(r[2] for r in results) - min(r[1] for r in results)
-    return seated / span, sum(r[3] for r in results)
+    per_seat = {name: (_cpu_seconds(p) - cpu[name]) * 1000 / max(1, seated)
+                for name, p in pids.items()}
+    return seated / span, sum(r[3] for r in results), per_seat
 
 
 def redis_bytes_per_match(redis_url: str) -> float:
@@ -394,8 +401,11 @@ def run_split(seconds: float = 20.0) -> dict[str, float]:
         out[f"client_actions_per_s_beside_{FEEDS}_idle_feeds"] = beside.rate
         out["redis_bytes_per_live_match"] = redis_bytes_per_match(r)
         out["db_rows_per_action"] = rows_per_action(pg)
-        rate, refused = matchmaking_load(stack.addresses["matchmaking"])
-        out.update(matchmaking_seats_per_s=rate, matchmaking_seeks_refused_and_retried=refused)
+        rate, refused, per_seat = matchmaking_load(stack.addresses["matchmaking"],
+                                                   server_pids=stack_pids(stack, r, pg))
+        out.update(matchmaking_seats_per_s=rate, matchmaking_seeks_refused_and_retried=refused,
+                   matchmaking_stack_cpu_ms_per_seat=sum(per_seat.values()))
+        out.update({f"  of which {name}, per seat": cpu for name, cpu in sorted(per_seat.items())})
     with postgres_server() as pg, redis_server() as r, split_stack(r, pg, worker=True) as stack:
         _, alone, _ = bot_load(stack, matches=1, seconds=seconds / 2)
         every = [pid for pids in stack_pids(stack, r, pg).values() for pid in pids]
