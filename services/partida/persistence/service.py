@@ -57,18 +57,22 @@ class TimedStore:
         self._store = store
 
     def __getattr__(self, name: str) -> Any:
+        """Called once per name: what it returns is kept on the instance for later calls."""
         found = getattr(self._store, name)
-        if name not in WRITES:
-            return found
-        histogram = metrics.PERSISTENCE_WRITE_DURATION.labels(name)
+        if name in WRITES:
+            found = _timed(found, metrics.PERSISTENCE_WRITE_DURATION.labels(name))
+        setattr(self, name, found)
+        return found
 
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            started = time.perf_counter()
-            try:
-                return found(*args, **kwargs)
-            finally:
-                histogram.observe(time.perf_counter() - started)
-        return timed
+
+def _timed(write: Callable[..., Any], histogram: Any) -> Callable[..., Any]:
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return write(*args, **kwargs)
+        finally:
+            histogram.observe(time.perf_counter() - started)
+    return timed
 
 
 def live_matches(engine: sa.Engine) -> Callable[[], dict[str, int]]:
