@@ -156,6 +156,18 @@ class LogBehaviours:
         assert [r.request_id for r in log[1:]] == ["req-1", "req-2", "req-3", "req-4", "req-5"]
         assert verify_chain(log) == (True, None)
 
+    def test_a_match_recorded_here_but_started_by_another_replica_still_chains(
+            self, store, engine):
+        # `store` records the match and so takes its log to be empty; `other` appends first.
+        other = PersistenceStore(engine)
+        store.record_match(a_match())
+        other.append_log("m1", [setup_record()])
+        with pytest.raises(AlreadyExists):  # a set-up record again: refused, nothing written
+            store.append_log("m1", [setup_record()])
+        assert store.append_log("m1", [action(1)])[0] == 1
+        log = _log(store)
+        assert [r.sequence for r in log] == [0, 1] and verify_chain(log) == (True, None)
+
     def test_appends_batched_together_each_get_their_own_answer(self, store):
         for m in ("m1", "m2", "m3"):
             started(store, a_match(match_id=m), actions=1)
