@@ -175,6 +175,16 @@ def _cpu_seconds(pids: list[int]) -> float:
     return total
 
 
+@contextlib.contextmanager
+def cpu_meanwhile(pids: Mapping[str, list[int]]) -> Iterator[dict[str, float]]:
+    """CPU seconds each named group of process trees (see _cpu_seconds) uses while the block
+    runs; the dict yielded is filled when the block ends."""
+    before = {name: _cpu_seconds(p) for name, p in pids.items()}
+    used: dict[str, float] = {}
+    yield used
+    used.update({name: _cpu_seconds(p) - before[name] for name, p in pids.items()})
+
+
 def client_load(addresses: list[str], matches: int = 200, seconds: float = 20.0,
                 processes: int = 2, server_pids: Mapping[str, list[int]] | None = None,
                 offered: float = 0.0, warm: float = 0.0) -> Load:
@@ -185,12 +195,11 @@ def client_load(addresses: list[str], matches: int = 200, seconds: float = 20.0,
     pace = matches / offered if offered else 0.0
     jobs = [(addresses[i % len(addresses)], matches // processes, seconds, pace, warm)
             for i in range(processes)]
-    pids = dict(server_pids or {})
-    start, cpu = time.monotonic(), {name: _cpu_seconds(p) for name, p in pids.items()}
-    with mp.get_context("spawn").Pool(processes) as pool:
+    start = time.monotonic()
+    with cpu_meanwhile(server_pids or {}) as used, \
+            mp.get_context("spawn").Pool(processes) as pool:
         results = pool.map(_client_process, jobs)
     elapsed = seconds - warm if warm else time.monotonic() - start
-    used = {name: _cpu_seconds(p) - cpu[name] for name, p in pids.items()}
     return Load(sum(r[0] for r in results), elapsed, [x for r in results for x in r[1]],
                 sum(r[2] for r in results), sum(used.values()), used,
                 sum(r[3] for r in results))
@@ -221,10 +230,10 @@ def bot_load(stack: Stack, matches: int = 100, seconds: float = 20.0,
     """All-bot matches for `seconds`: bot actions per second, the p50 from a decision (the
     previous record) to the bot's action being applied, from the log's timestamps, and the
     CPU milliseconds per action of `pids` (the stack, the worker included)."""
-    cpu = _cpu_seconds(list(pids))
-    ids = asyncio.run(_bot_matches(stack.address, matches))
-    time.sleep(seconds)
-    cpu = _cpu_seconds(list(pids)) - cpu
+    with cpu_meanwhile({"stack": list(pids)}) as used:
+        ids = asyncio.run(_bot_matches(stack.address, matches))
+        time.sleep(seconds)
+    cpu = used["stack"]
     engine = sa.create_engine(stack.database_url)
     with engine.connect() as conn:
         rows = conn.execute(sa.text(
@@ -293,14 +302,12 @@ def matchmaking_load(address: str, players: int = 1000, processes: int = 2,
     creation in the rules service; how many seeks were refused and retried; and the CPU
     milliseconds per seat of the `server_pids` (by process name) meanwhile, client start-up
     included (the servers idle through it)."""
-    pids = dict(server_pids or {})
-    cpu = {name: _cpu_seconds(p) for name, p in pids.items()}
-    with mp.get_context("spawn").Pool(processes) as pool:
+    with cpu_meanwhile(server_pids or {}) as used, \
+            mp.get_context("spawn").Pool(processes) as pool:
         results = pool.map(_seek_process, [(address, players // processes)] * processes)
     seated = sum(r[0] for r in results)
     span = max(r[2] for r in results) - min(r[1] for r in results)
-    per_seat = {name: (_cpu_seconds(p) - cpu[name]) * 1000 / max(1, seated)
-                for name, p in pids.items()}
+    per_seat = {name: cpu * 1000 / max(1, seated) for name, cpu in used.items()}
     return seated / span, sum(r[3] for r in results), per_seat
 
 
@@ -386,8 +393,8 @@ def run_split(seconds: float = 20.0) -> dict[str, float]:
     out: dict[str, float] = {}
     with postgres_server() as pg, redis_server() as r, split_stack(r, pg, worker=False) as stack:
         replica = add_rules_replica(stack)
-        load = client_load([stack.address, replica], seconds=seconds,
-                           server_pids=stack_pids(stack, r, pg))
+        pids = stack_pids(stack, r, pg)
+        load = client_load([stack.address, replica], seconds=seconds, server_pids=pids)
         server_ms, client_ms = load.cpu_ms_per_action
         out.update(client_actions_per_s=load.rate, submit_p50_ms=load.pct(0.5),
                    submit_p99_ms=load.pct(0.99), client_errors=load.errors,
@@ -402,7 +409,7 @@ def run_split(seconds: float = 20.0) -> dict[str, float]:
         out["redis_bytes_per_live_match"] = redis_bytes_per_match(r)
         out["db_rows_per_action"] = rows_per_action(pg)
         rate, refused, per_seat = matchmaking_load(stack.addresses["matchmaking"],
-                                                   server_pids=stack_pids(stack, r, pg))
+                                                   server_pids=pids)
         out.update(matchmaking_seats_per_s=rate, matchmaking_seeks_refused_and_retried=refused,
                    matchmaking_stack_cpu_ms_per_seat=sum(per_seat.values()))
         out.update({f"  of which {name}, per seat": cpu for name, cpu in sorted(per_seat.items())})

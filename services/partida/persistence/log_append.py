@@ -68,6 +68,11 @@ class LogAppender:
     def __init__(self) -> None:
         self.heads = Heads()
 
+    def started(self, match_id: str) -> None:
+        """`match_id` was just recorded, so its log is empty: its first append need not read
+        the head (should another replica append first, the head is read afresh as usual)."""
+        self.heads.put_all({match_id: (-1, records.GENESIS)})
+
     def write(self, conn: sa.Connection, batch: list[Pending]) -> Callable[[], None]:
         ids = sorted({item.payload[0] for item in batch})
         # Locks the batch's matches (in id order: no deadlocks), so none finishes meanwhile.

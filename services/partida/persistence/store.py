@@ -105,8 +105,8 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
                             campaigns.check_match(s, match)
                     conn.execute(_INSERT_SEATS, rows.seat_values(match))
                     stored = rows.match(row, 0)
-            if stored is not None:  # recorded now, so its log is empty: its first append
-                self._log.heads.put_all({match.match_id: (-1, records.GENESIS)})  # reads no head
+            if stored is not None:  # recorded now (committed)
+                self._log.started(match.match_id)
         except IntegrityError:
             pass  # a concurrent call recorded it first; compared below
         if stored is None:
