@@ -7,7 +7,7 @@ import hmac
 import secrets
 from collections.abc import Iterable
 
-from partida.engine.rng import stream_value
+from partida.engine.rng import StreamValues, stream_values
 
 SEED_BYTES = 32
 MAX_DRAW = 1024
@@ -23,7 +23,7 @@ def commitment(seed: bytes) -> bytes:
 
 
 def values(seed: bytes, match_id: str, first: int, count: int) -> list[int]:
-    return [stream_value(seed, match_id, i) for i in range(first, first + count)]
+    return stream_values(seed, match_id, first, count)
 
 
 def verify(commitment_: bytes, seed: bytes, match_id: str,
@@ -35,11 +35,12 @@ def verify(commitment_: bytes, seed: bytes, match_id: str,
     if not hmac.compare_digest(commitment(seed), commitment_):
         problems.append("the revealed seed does not match the published commitment")
     last = -1
+    at = StreamValues(seed, match_id).at
     for position, value in drawn:
         if position <= last:
             problems.append(f"position {position} is used out of order or twice")
         last = max(last, position)
-        expected = stream_value(seed, match_id, position)
+        expected = at(position)
         if expected != value:
             problems.append(f"value at position {position} is {value}, the seed gives {expected}")
     return problems

@@ -35,6 +35,26 @@ def stream_value(seed: bytes, match_id: str, index: int) -> int:
     return int.from_bytes(mac[:8], "big")
 
 
+class StreamValues:
+    """`stream_value` for one match, faster: the key and the message's "<match id>:" prefix
+    are hashed once and that state copied per value, which halves a value's cost (a set-up
+    draws about a hundred, a replay every value of the match)."""
+
+    def __init__(self, seed: bytes, match_id: str) -> None:
+        self._prefix = hmac.new(seed, f"{match_id}:".encode(), hashlib.sha256)
+
+    def at(self, index: int) -> int:
+        mac = self._prefix.copy()
+        mac.update(str(index).encode())
+        return int.from_bytes(mac.digest()[:8], "big")
+
+
+def stream_values(seed: bytes, match_id: str, first: int, count: int) -> list[int]:
+    """Values `first` .. `first + count - 1` of a match's stream."""
+    at = StreamValues(seed, match_id).at
+    return [at(i) for i in range(first, first + count)]
+
+
 class Rng(ABC):
     """Dice, choices and shuffles drawn from 64-bit values; records what it hands out."""
 
@@ -86,9 +106,10 @@ class StreamRng(Rng):
         self.seed = seed
         self.match_id = match_id
         self.position = position
+        self._values = StreamValues(seed, match_id)
 
     def next_u64(self) -> int:
-        v = stream_value(self.seed, self.match_id, self.position)
+        v = self._values.at(self.position)
         self.position += 1
         return v
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from partida.engine import Draw, LocalRng, Rng, StreamRng, stream_value
+from partida.engine import Draw, LocalRng, Rng, StreamRng, stream_value, stream_values
 
 U64 = 1 << 64
 
@@ -51,6 +51,19 @@ def test_stream_value_is_hmac_sha256_first_8_bytes_big_endian(seed: bytes, match
     by_module = hmac.new(seed, message, hashlib.sha256).digest()
     assert hmac_by_hand(seed, message) == by_module  # the two references agree
     assert stream_value(seed, match_id, index) == int.from_bytes(by_module[:8], "big")
+
+
+@given(seed=st.binary(max_size=80), match_id=st.text(min_size=1, max_size=40),
+       first=st.integers(0, 2**40), count=st.integers(0, 40))
+def test_stream_values_are_the_stream_from_first_on(seed: bytes, match_id: str, first: int,
+                                                    count: int) -> None:
+    """The dice service hands out runs of values computed from one hashed prefix: each must be
+    the value the published formula gives at its position (written out by hand here)."""
+    got = stream_values(seed, match_id, first, count)
+    assert len(got) == count
+    for i, value in enumerate(got):
+        mac = hmac_by_hand(seed, f"{match_id}:{first + i}".encode())
+        assert value == int.from_bytes(mac[:8], "big")
 
 
 def test_stream_value_known_vector() -> None:
