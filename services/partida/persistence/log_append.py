@@ -77,6 +77,21 @@ class LogAppender:
         ids = sorted({item.payload[0] for item in batch})
         # Locks the batch's matches (in id order: no deadlocks), so none finishes meanwhile.
         found = {r.match_id: r for r in conn.execute(_LOCK_MATCHES, {"ids": ids})}
+        return self._write(conn, batch, ids, found)
+
+    def write_first(self, conn: sa.Connection, match: Any,
+                    new: Sequence[records.LogRecord]) -> Callable[[], None]:
+        """Writes the first records of the log of `match`, a row this transaction has just
+        inserted (so it holds the row's lock, and the log is empty). Raises the refusal."""
+        self.started(match.match_id)
+        item = Pending(match.match_id, (match.match_id, new))
+        after = self._write(conn, [item], [match.match_id], {match.match_id: match})
+        if item.error is not None:
+            raise item.error
+        return after
+
+    def _write(self, conn: sa.Connection, batch: list[Pending], ids: list[str],
+               found: dict[str, Any]) -> Callable[[], None]:
         heads: dict[str, Head] = {}
         values: list[dict[str, Any]] = []
         for item in batch:

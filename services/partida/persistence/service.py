@@ -43,8 +43,8 @@ def _page_fields(page: Page) -> dict[str, Any]:
 
 
 # The store's writes, timed by TimedStore: the durable record's and the dice streams'.
-WRITES = ("create_player", "record_match", "update_seat", "append_log", "append_logs",
-          "finish_match",
+WRITES = ("create_player", "record_match", "start_match", "update_seat", "append_log",
+          "append_logs", "finish_match",
           "create_stream", "advance", "reveal")
 
 
@@ -102,8 +102,12 @@ class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
         require_service(caller())
         if not request.HasField("match"):
             raise InvalidArgument("match is required")
-        self._store.record_match(validate.new_match(request.match))
-        return pb.RecordMatchResponse()
+        match = validate.new_match(request.match)
+        if not request.setup:
+            self._store.record_match(match)
+            return pb.RecordMatchResponse()
+        written = self._store.start_match(match, validate.log_records(request.setup))
+        return pb.RecordMatchResponse(setup_written=written)
 
     def UpdateSeat(self, request: pb.UpdateSeatRequest, context: Any) -> pb.UpdateSeatResponse:
         require_service(caller())

@@ -95,7 +95,21 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
 
     def record_match(self, match: records.Match) -> records.Match:
         """Records a new match; recording the same match again changes nothing."""
-        stored = None
+        return self._record(match, ())[0]
+
+    def start_match(self, match: records.Match, setup: Sequence[records.LogRecord]) -> bool:
+        """Records a new match with the first records of its log (its set-up), in one
+        transaction. Recording the same match again changes nothing, and then its set-up is
+        appended unless the log holds those sequences already (an earlier call's set-up,
+        which stands): returns whether this call wrote `setup`."""
+        _check_run(setup)
+        if setup[0].sequence != 0:
+            raise InvalidArgument("a set-up starts the log: its first record is sequence 0")
+        return self._record(match, setup)[1]
+
+    def _record(self, match: records.Match, setup: Sequence[records.LogRecord]
+                ) -> tuple[records.Match, bool]:
+        stored, written = None, False
         try:
             with self._writer.begin() as conn:
                 row = conn.execute(self._new_match, rows.match_values(match)).first()
@@ -105,17 +119,25 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
                             campaigns.check_match(s, match)
                     conn.execute(_INSERT_SEATS, rows.seat_values(match))
                     stored = rows.match(row, 0)
+                    after = (self._log.write_first(conn, row, setup) if setup
+                             else lambda: self._log.started(match.match_id))
             if stored is not None:  # recorded now (committed)
-                self._log.started(match.match_id)
+                after()
+                return stored, bool(setup)
         except IntegrityError:
             pass  # a concurrent call recorded it first; compared below
-        if stored is None:
-            stored = self.get_match(match.match_id)
+        stored = self.get_match(match.match_id)
         if (stored.game_id, stored.scenario_id, stored.seats, stored.dice_commitment,
                 stored.campaign_id) != (match.game_id, match.scenario_id, match.seats,
                                         match.dice_commitment, match.campaign_id):
             raise AlreadyExists(f"match {match.match_id!r} was recorded with other content")
-        return stored
+        if setup:
+            try:
+                self.append_log(match.match_id, setup)
+                written = True
+            except AlreadyExists:
+                pass  # the log has an earlier call's set-up
+        return stored, written
 
     def get_match(self, match_id: str) -> records.Match:
         with self._read.begin() as s:

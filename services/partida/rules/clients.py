@@ -92,8 +92,10 @@ class LedgerClient(ServiceClient):
         super().__init__(persistence_pb2_grpc.PersistenceServiceStub(channel), token, timeout)
         self._appends = Batcher(self._append_batch, max_batch=256)  # AppendLogs takes 1000
 
-    def record_match(self, session: Session) -> None:
-        self.call("RecordMatch", persistence_pb2.RecordMatchRequest(match=protos.match(session)))
+    def record_match(self, session: Session, setup: list[LogEntry]) -> bool:
+        reply = self.call("RecordMatch", persistence_pb2.RecordMatchRequest(
+            match=protos.match(session), setup=[record_to_proto(e) for e in setup]))
+        return bool(reply.setup_written)
 
     def check_campaign(self, session: Session) -> None:
         check_seats(campaign_of(_get_campaign(self, session.campaign_id)), session.game_id,

@@ -67,8 +67,9 @@ class LocalLedger:
     def __init__(self, store: Any) -> None:
         self.store = store
 
-    def record_match(self, session: Session) -> None:
-        self.store.record_match(to_match(session))
+    def record_match(self, session: Session, setup: list[LogEntry]) -> bool:
+        written: bool = self.store.start_match(to_match(session), [to_record(e) for e in setup])
+        return written
 
     def check_campaign(self, session: Session) -> None:
         check_seats(self.store.get_campaign(session.campaign_id), session.game_id,

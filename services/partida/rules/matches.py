@@ -158,7 +158,7 @@ class Matches:
                 options=options, commitment="", created_at=0.0, decision_timeout=0,
                 spectator_delay=0, campaign_id=campaign_id))
         # A retry after the session is gone finds the stream and the record already there;
-        # its set-up append is then refused and the match is rebuilt from the log below.
+        # its set-up is then found in the log, and the match is rebuilt from it below.
         commitment, drawn = self.dice.create_stream(match_id, SETUP_BATCH)
         rng = DrawnRng(numbered(*drawn), lambda n: self.dice.draw(match_id, n), SETUP_BATCH)
         try:
@@ -174,10 +174,7 @@ class Matches:
         setup = LogEntry(0, "setup", -1, "", request_id, rng.positions, rng.values, [],
                          self.clock())
         blank = Session(**{**session.__dict__, "state": {}, "buffer": []})
-        self.ledger.record_match(blank)
-        try:
-            self.ledger.append_log(match_id, [setup])
-        except AlreadyExists:
+        if not self.ledger.record_match(blank, [setup]):
             return self._rebuild(match_id)
         if session.spectator_delay:
             session.spectator = {"version": 0, "state": session.state, "pending": []}

@@ -46,7 +46,10 @@ class Dice(Protocol):
 
 
 class Ledger(Protocol):
-    def record_match(self, session: Session) -> None: ...
+    def record_match(self, session: Session, setup: list[LogEntry]) -> bool:
+        """Durably records a new match with its log's first entries (in one go); recording
+        it again changes nothing. Returns False if its log already held those entries (an
+        earlier call's, which stand: the match is then rebuilt from the log)."""
 
     def check_campaign(self, session: Session) -> None:
         """Refuses (NotFound, FailedPrecondition) a match that could not count for its

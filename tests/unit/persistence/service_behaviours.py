@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import grpc
@@ -100,6 +101,13 @@ BAD_REQUESTS = {
     "no controller": ("RecordMatch", record_request(seats=[common_pb2.Seat(player_id="p1")])),
     "human without player": ("RecordMatch", record_request(seats=[common_pb2.Seat(
         controller=common_pb2.SEAT_CONTROLLER_HUMAN)])),
+    "set-up not first": ("RecordMatch", pb.RecordMatchRequest(
+        match=record_request().match, setup=[record_pb(1)])),
+    "set-up of no kind": ("RecordMatch", pb.RecordMatchRequest(
+        match=record_request().match, setup=[record_pb(0, kind="cheat")])),
+    "set-up of no seat": ("RecordMatch", pb.RecordMatchRequest(
+        match=record_request().match,
+        setup=[convert.record_pb(replace(setup_record(), seat=7))])),
     "no records": ("AppendLog", append_request()),
     "unknown kind": ("AppendLog", append_request(record_pb(1, kind="cheat"))),
     "events not JSON": ("AppendLog", append_request(record_pb(1, events_json="nope"))),
@@ -194,6 +202,16 @@ class PersistenceServiceBehaviours(Served):
             metadata=PLAYER).ratings
         assert [(r.player_id, r.matches) for r in both] == [("p2", 1), ("p9", 0), ("p1", 1)]
         assert both[2] == rating
+
+    def test_a_match_recorded_with_its_set_up_over_grpc(self, stub, store):
+        request = pb.RecordMatchRequest(match=record_request("m5").match,
+                                        setup=[convert.record_pb(setup_record())])
+        assert stub.RecordMatch(request, metadata=SERVICE).setup_written
+        again = stub.RecordMatch(request, metadata=SERVICE)  # a retry: the first one stands
+        assert not again.setup_written
+        assert [r.sequence for r in store.get_match_log("m5")[1]] == [0]
+        assert not stub.RecordMatch(record_request("m6"), metadata=SERVICE).setup_written
+        assert store.get_match_log("m6")[1] == []
 
     def test_pages_over_grpc(self, stub, store):
         for i in range(3):

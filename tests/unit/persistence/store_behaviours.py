@@ -4,6 +4,7 @@ the schema migrated: TestStoreOnSqlite here, TestStoreOnPostgres in tests/integr
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -167,6 +168,42 @@ class LogBehaviours:
         assert store.append_log("m1", [action(1)])[0] == 1
         log = _log(store)
         assert [r.sequence for r in log] == [0, 1] and verify_chain(log) == (True, None)
+
+    # A match and its set-up in one transaction (RecordMatch with a set-up).
+    def test_start_match_records_the_match_and_its_set_up_together(self, store):
+        assert store.start_match(a_match(), [setup_record()]) is True
+        stored = store.get_match("m1")
+        assert (stored.seats, stored.dice_commitment, stored.version) == (
+            a_match().seats, COMMITMENT, 0)
+        assert [r.sequence for r in _log(store)] == [0]
+        assert store.append_log("m1", [action(1)])[0] == 1  # the chain goes on from it
+        assert verify_chain(_log(store)) == (True, None)
+
+    def test_start_match_again_keeps_the_first_set_up_and_says_so(self, store):
+        store.start_match(a_match(), [setup_record()])
+        other = replace(setup_record(), events_json='[{"kind":"other"}]')
+        assert store.start_match(a_match(), [other]) is False
+        assert _log(store)[0].events_json == setup_record().events_json
+        with pytest.raises(AlreadyExists):  # other content is refused as by record_match
+            store.start_match(a_match(players=("p1", "p3")), [setup_record()])
+
+    def test_start_match_of_a_match_recorded_without_its_log_appends_the_set_up(self, store):
+        store.record_match(a_match())
+        assert store.start_match(a_match(), [setup_record()]) is True
+        assert [r.sequence for r in _log(store)] == [0]
+
+    @pytest.mark.parametrize("setup", [[], [action(1)], [replace(setup_record(), seat=5)]])
+    def test_a_refused_set_up_records_no_match_either(self, store, setup):
+        with pytest.raises((InvalidArgument, FailedPrecondition)):
+            store.start_match(a_match(), setup)
+        with pytest.raises(NotFound):
+            store.get_match("m1")
+
+    def test_concurrent_start_match_writes_one_set_up(self, store):
+        outcomes = race(6, lambda _: store.start_match(a_match(), [setup_record()]))
+        assert sorted(outcomes, key=str) == [False] * 5 + [True], outcomes
+        log = _log(store)
+        assert [r.sequence for r in log] == [0] and verify_chain(log) == (True, None)
 
     def test_appends_batched_together_each_get_their_own_answer(self, store):
         for m in ("m1", "m2", "m3"):

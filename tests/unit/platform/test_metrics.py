@@ -135,6 +135,8 @@ def test_a_played_match_moves_the_domain_metrics(server):
                     {"operation": "append_log"}),
         "finishes": ("partida_persistence_write_duration_seconds_count",
                      {"operation": "finish_match"}),
+        "starts": ("partida_persistence_write_duration_seconds_count",
+                   {"operation": "start_match"}),
         "streams": ("partida_grpc_server_requests_total",
                     {"service": RULES, "method": "StreamMatch", "code": "OK"}),
     }
@@ -150,9 +152,9 @@ def test_a_played_match_moves_the_domain_metrics(server):
     moved = {k: value(n, **labels) - before[k] for k, (n, labels) in names.items()}
     assert all(v > 0 for v in moved.values()), moved
     assert moved["matched"] == 1 and moved["finishes"] == 1 and moved["streams"] == 1
-    # Every applied action is one log append; the setup is the one append that is no action.
+    # Every applied action is one log append; the set-up is written with the match record.
     version = remote.view(match_id, seat)[0]
-    assert moved["actions"] == version == moved["appends"] - 1
+    assert moved["actions"] == version == moved["appends"] and moved["starts"] == 1
     assert value("partida_live_matches", game="montanas") == 0
 
 
