@@ -175,7 +175,12 @@ class Matches:
                          self.clock())
         blank = Session(**{**session.__dict__, "state": {}, "buffer": []})
         if not self.ledger.record_match(blank, [setup]):
-            return self._rebuild(match_id)
+            # The log holds an earlier call's set-up, or a persistence service older than
+            # RecordMatch's set-up ignored it (a rolling upgrade): appending settles which.
+            try:
+                self.ledger.append_log(match_id, [setup])
+            except AlreadyExists:
+                return self._rebuild(match_id)
         if session.spectator_delay:
             session.spectator = {"version": 0, "state": session.state, "pending": []}
         self._arm(session, game, state)

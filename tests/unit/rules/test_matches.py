@@ -5,6 +5,7 @@ import hashlib
 import pytest
 
 from partida.dice import streams
+from partida.dice.logic import Dice
 from partida.platform.errors import (
     Aborted,
     FailedPrecondition,
@@ -12,6 +13,8 @@ from partida.platform.errors import (
     NotFound,
     PermissionDenied,
 )
+from partida.rules.ledger import LocalLedger, to_match
+from partida.rules.matches import Matches
 from partida.rules.session import MemorySessionStore
 
 from .conftest import ALICE, BOB, BOTS, new_match, play_defaults, rid
@@ -29,6 +32,29 @@ def test_a_repeated_create_request_returns_the_same_match(matches):
     a = new_match(matches, request_id="create-1")
     b = new_match(matches, request_id="create-1")
     assert a.match_id == b.match_id
+
+
+def test_a_create_retried_after_its_session_was_lost_keeps_the_first_set_up(matches, store):
+    first = new_match(matches, request_id="create-2")
+    matches.sessions.invalidate(first.match_id)  # e.g. Redis flushed before the retry
+    again = new_match(matches, request_id="create-2")
+    assert (again.match_id, again.state) == (first.match_id, first.state)
+    assert [r.sequence for r in store.get_match_log(first.match_id)[1]] == [0]
+
+
+def test_a_persistence_service_that_ignores_the_set_up_still_gets_it(store, clock):
+    """A persistence service from before RecordMatch carried the set-up records the match
+    alone (its reply then says nothing was written): the set-up is appended after it."""
+
+    class OlderLedger(LocalLedger):
+        def record_match(self, session, setup):
+            self.store.record_match(to_match(session))
+            return False
+
+    older = Matches(MemorySessionStore(), OlderLedger(store), Dice(store), clock=clock)
+    s = new_match(older)
+    assert [r.kind for r in store.get_match_log(s.match_id)[1]] == ["setup"]
+    assert play_defaults(older, s.match_id).status == "finished"  # the log chains on from it
 
 
 def test_bad_creations_are_refused(matches):
