@@ -22,8 +22,7 @@ def commitment(seed: bytes) -> bytes:
     return hashlib.sha256(seed).digest()
 
 
-def values(seed: bytes, match_id: str, first: int, count: int) -> list[int]:
-    return stream_values(seed, match_id, first, count)
+values = stream_values  # values first .. first + count - 1 of a match's stream
 
 
 def verify(commitment_: bytes, seed: bytes, match_id: str,

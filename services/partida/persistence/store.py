@@ -109,7 +109,7 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
 
     def _record(self, match: records.Match, setup: Sequence[records.LogRecord]
                 ) -> tuple[records.Match, bool]:
-        stored, written = None, False
+        stored = None
         try:
             with self._writer.begin() as conn:
                 row = conn.execute(self._new_match, rows.match_values(match)).first()
@@ -134,10 +134,9 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
         if setup:
             try:
                 self.append_log(match.match_id, setup)
-                written = True
             except AlreadyExists:
-                pass  # the log has an earlier call's set-up
-        return stored, written
+                return stored, False  # the log has an earlier call's set-up
+        return stored, bool(setup)
 
     def get_match(self, match_id: str) -> records.Match:
         with self._read.begin() as s:

@@ -68,8 +68,7 @@ class LocalLedger:
         self.store = store
 
     def record_match(self, session: Session, setup: list[LogEntry]) -> bool:
-        written: bool = self.store.start_match(to_match(session), [to_record(e) for e in setup])
-        return written
+        return bool(self.store.start_match(to_match(session), [to_record(e) for e in setup]))
 
     def check_campaign(self, session: Session) -> None:
         check_seats(self.store.get_campaign(session.campaign_id), session.game_id,

@@ -48,8 +48,9 @@ class Dice(Protocol):
 class Ledger(Protocol):
     def record_match(self, session: Session, setup: list[LogEntry]) -> bool:
         """Durably records a new match with its log's first entries (in one go); recording
-        it again changes nothing. Returns False if its log already held those entries (an
-        earlier call's, which stand: the match is then rebuilt from the log)."""
+        it again changes nothing. Returns whether this call wrote the entries: False when the
+        log already held an earlier call's (which stand), or when the persistence service
+        predates set-ups; the caller's append of them then tells which."""
 
     def check_campaign(self, session: Session) -> None:
         """Refuses (NotFound, FailedPrecondition) a match that could not count for its
