@@ -1,0 +1,185 @@
+"""The machine's floors, measured in the same bench run as the stack: what a call costs a
+Python gRPC server whose handler does nothing. The issue quotes such ceilings measured once,
+but this machine's speed drifts by a third between sessions, so the stack's figures are read
+against floors taken at the same moment.
+
+Two shapes, each served by grpc's synchronous server (a thread pool, as the services run) and
+by grpc.aio, and driven like the stack loads (asyncio clients in 2 processes):
+- unary echo: 200 callers back to back, a 200-byte message; calls/s and server CPU per call.
+- a seek, SeekMatch's shape without its work: a server stream that sends one message at
+  once, waits to be paired by a tick every 0.1 s, sends a second and ends; 1,000 seekers
+  at once; seats/s and server CPU per seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing as mp
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent import futures
+from typing import Any
+
+import grpc
+import psutil
+
+from partida.devstack.servers import free_port
+
+SERVICE = "floor.Floor"
+TICK = 0.1  # seconds between pairings, as the matcher's default interval
+_same: Callable[[bytes], bytes] = lambda b: b  # noqa: E731 (raw bytes: no protobuf cost)
+
+
+def _handlers(echo: Callable[..., Any], seek: Callable[..., Any]) -> grpc.GenericRpcHandler:
+    return grpc.method_handlers_generic_handler(SERVICE, {
+        "Echo": grpc.unary_unary_rpc_method_handler(echo, _same, _same),
+        "Seek": grpc.unary_stream_rpc_method_handler(seek, _same, _same)})
+
+
+def _sync_server(port: int) -> None:
+    waiting: list[threading.Event] = []
+    lock = threading.Lock()
+
+    def seek(request: bytes, context: Any) -> Iterator[bytes]:
+        paired = threading.Event()
+        yield b"searching"
+        with lock:
+            waiting.append(paired)
+        paired.wait(30)
+        yield b"assigned"
+
+    def pair() -> None:
+        while True:
+            time.sleep(TICK)
+            with lock:
+                ready = waiting[:len(waiting) // 2 * 2]
+                del waiting[:len(ready)]
+            for event in ready:
+                event.set()
+
+    # Threads enough for every seeker at once, as a sync server must have for its streams.
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=1200),
+                         options=[("grpc.server.max_pending_requests", 1200)])
+    server.add_generic_rpc_handlers((_handlers(lambda request, context: request, seek),))
+    server.add_insecure_port(f"127.0.0.1:{port}")
+    server.start()
+    threading.Thread(target=pair, daemon=True).start()
+    server.wait_for_termination()
+
+
+def _aio_server(port: int) -> None:
+    async def serve() -> None:
+        waiting: list[asyncio.Future[None]] = []
+
+        async def echo(request: bytes, context: Any) -> bytes:
+            return request
+
+        async def seek(request: bytes, context: Any) -> None:
+            paired = asyncio.get_running_loop().create_future()
+            await context.write(b"searching")
+            waiting.append(paired)
+            await paired
+            await context.write(b"assigned")
+
+        async def pair() -> None:
+            while True:
+                await asyncio.sleep(TICK)
+                ready = waiting[:len(waiting) // 2 * 2]
+                del waiting[:len(ready)]
+                for f in ready:
+                    f.set_result(None)
+
+        server = grpc.aio.server()
+        server.add_generic_rpc_handlers((_handlers(echo, seek),))
+        server.add_insecure_port(f"127.0.0.1:{port}")
+        await server.start()
+        pairing = asyncio.create_task(pair())
+        await server.wait_for_termination()
+        pairing.cancel()
+
+    asyncio.run(serve())
+
+
+async def _echoes(address: str, callers: int, seconds: float) -> int:
+    calls = 0
+    async with grpc.aio.insecure_channel(address) as channel:
+        await channel.channel_ready()
+        echo = channel.unary_unary(f"/{SERVICE}/Echo", request_serializer=_same,
+                                   response_deserializer=_same)
+        stop = time.monotonic() + seconds
+
+        async def caller() -> None:
+            nonlocal calls
+            while time.monotonic() < stop:
+                await echo(b"x" * 200)
+                calls += 1
+
+        await asyncio.gather(*(caller() for _ in range(callers)))
+    return calls
+
+
+async def _seeks(address: str, seekers: int) -> tuple[int, float, float]:
+    """Seats assigned, when the first seek opened and when the last was assigned."""
+    opened: list[float] = []
+    assigned: list[float] = []
+    async with grpc.aio.insecure_channel(address) as channel:
+        await channel.channel_ready()
+        seek = channel.unary_stream(f"/{SERVICE}/Seek", request_serializer=_same,
+                                    response_deserializer=_same)
+
+        async def seeker() -> None:
+            opened.append(time.time())
+            async for message in seek(b"x"):
+                if message == b"assigned":
+                    assigned.append(time.time())
+
+        await asyncio.gather(*(seeker() for _ in range(seekers)))
+    return len(assigned), min(opened), max(assigned)
+
+
+def _echo_process(args: tuple[str, int, float]) -> int:
+    return asyncio.run(_echoes(*args))
+
+
+def _seek_process(args: tuple[str, int]) -> tuple[int, float, float]:
+    return asyncio.run(_seeks(*args))
+
+
+def _cpu(process: psutil.Process) -> float:
+    times = process.cpu_times()
+    return times.user + times.system
+
+
+def floors(seconds: float = 10.0, callers: int = 200, seekers: int = 1000,
+           processes: int = 2) -> dict[str, float]:
+    """Echo and seek floors of both servers (see the module's docstring)."""
+    ctx = mp.get_context("spawn")
+    out: dict[str, float] = {}
+    for kind, target in (("sync", _sync_server), ("aio", _aio_server)):
+        port = free_port()
+        server = ctx.Process(target=target, args=(port,), daemon=True)
+        server.start()
+        address = f"127.0.0.1:{port}"
+        try:
+            with grpc.insecure_channel(address) as channel:
+                grpc.channel_ready_future(channel).result(timeout=30)
+            serving = psutil.Process(server.pid)
+            with ctx.Pool(processes) as pool:
+                before = _cpu(serving)
+                calls = sum(pool.map(_echo_process,
+                                     [(address, callers // processes, seconds)] * processes))
+                used = _cpu(serving) - before
+                out[f"floor_{kind}_echo_calls_per_s"] = calls / seconds
+                out[f"floor_{kind}_echo_server_cpu_ms_per_call"] = used * 1000 / max(1, calls)
+                before = _cpu(serving)
+                seeks = pool.map(_seek_process, [(address, seekers // processes)] * processes)
+                used = _cpu(serving) - before
+            seated = sum(s[0] for s in seeks)
+            span = max(s[2] for s in seeks) - min(s[1] for s in seeks)
+            out[f"floor_{kind}_seek_seats_per_s"] = seated / span
+            out[f"floor_{kind}_seek_server_cpu_ms_per_seat"] = used * 1000 / max(1, seated)
+        finally:
+            server.kill()
+            server.join()
+    return out
