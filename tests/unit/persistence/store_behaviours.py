@@ -303,6 +303,24 @@ class FinishBehaviours:
         lost = finished(store, a_match("m2", players=("p3", "p4")), winners=())
         assert lost[0].rating == lost[1].rating < 1500
 
+    def test_an_all_bot_match_finishes_with_results_and_no_ratings(self, store, engine):
+        assert finished(store, a_match(players=(), bots=2), winners=(1,)) == []
+        assert store.get_match("m1").status == "finished"
+        with engine.connect() as conn:
+            results = conn.execute(sa.select(models.Result.seat, models.Result.player_id,
+                                             models.Result.result)
+                                   .order_by(models.Result.seat)).all()
+            rated = conn.scalar(sa.select(sa.func.count()).select_from(models.Rating))
+        assert [tuple(r) for r in results] == [(0, None, "loss"), (1, None, "win")]
+        assert rated == 0
+
+    def test_a_player_in_two_seats_is_rated_once(self, store):
+        ratings = finished(store, a_match(players=("p1", "p2", "p1")), winners=(1,))
+        assert [r.player_id for r in ratings] == ["p1", "p2"]
+        assert [r.matches for r in ratings] == [1, 1]
+        assert ratings[0].rating < 1500 < ratings[1].rating
+        assert [store.get_rating(p, "montanas") for p in ("p1", "p2")] == ratings
+
     def test_beating_bots_moves_a_rating(self, store):
         [solo] = finished(store, a_match(players=("p1",), bots=2), winners=(0,))
         assert solo.rating > 1500
