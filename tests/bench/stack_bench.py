@@ -502,7 +502,9 @@ def main(runs: int = 3) -> None:
     for name in results[0]:
         values = [r[name] for r in results]
         median = statistics.median(values)
-        print(f"  {name:<{width}} {median:>10.1f}   [{min(values):.1f} – {max(values):.1f}]   "
+        digits = 2 if max(abs(v) for v in values) < 10 else 1  # fractions of a millisecond
+        print(f"  {name:<{width}} {median:>10.{digits}f}   "
+              f"[{min(values):.{digits}f} – {max(values):.{digits}f}]   "
               f"{verdict(name, median)}".rstrip())
 
 
