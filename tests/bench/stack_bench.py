@@ -124,6 +124,8 @@ async def _drive(address: str, matches: int, seconds: float, pace: float = 0.0,
                     if pace:  # a match running late does not catch up in a burst
                         await asyncio.sleep(max(0.0, due - time.monotonic()))
                         due = max(due, time.monotonic()) + pace
+                        if time.monotonic() >= stop:  # no action after the window
+                            break
                     try:
                         seat, known = await _act(stub, match_id, seat, players, meta,
                                                  latencies if time.monotonic() >= since
