@@ -23,7 +23,7 @@ from concurrent import futures
 from typing import Any
 
 import grpc
-import psutil
+from cputime import cpu_meanwhile
 
 from partida.devstack.servers import free_port
 
@@ -147,11 +147,6 @@ def _seek_process(args: tuple[str, int]) -> tuple[int, float, float]:
     return asyncio.run(_seeks(*args))
 
 
-def _cpu(process: psutil.Process) -> float:
-    times = process.cpu_times()
-    return times.user + times.system
-
-
 def floors(seconds: float = 10.0, callers: int = 200, seekers: int = 1000,
            processes: int = 2) -> dict[str, float]:
     """Echo and seek floors of both servers (see the module's docstring)."""
@@ -165,21 +160,21 @@ def floors(seconds: float = 10.0, callers: int = 200, seekers: int = 1000,
         try:
             with grpc.insecure_channel(address) as channel:
                 grpc.channel_ready_future(channel).result(timeout=30)
-            serving = psutil.Process(server.pid)
-            with ctx.Pool(processes) as pool:
-                before = _cpu(serving)
-                calls = sum(pool.map(_echo_process,
-                                     [(address, callers // processes, seconds)] * processes))
-                used = _cpu(serving) - before
-                out[f"floor_{kind}_echo_calls_per_s"] = calls / seconds
-                out[f"floor_{kind}_echo_server_cpu_ms_per_call"] = used * 1000 / max(1, calls)
-                before = _cpu(serving)
-                seeks = pool.map(_seek_process, [(address, seekers // processes)] * processes)
-                used = _cpu(serving) - before
+            serving = {"server": [server.pid]}
+            with ctx.Pool(processes) as pool:  # started before the timing: not counted
+                with cpu_meanwhile(serving) as echoing:
+                    calls = sum(pool.map(_echo_process,
+                                         [(address, callers // processes, seconds)] * processes))
+                with cpu_meanwhile(serving) as seeking:
+                    seeks = pool.map(_seek_process, [(address, seekers // processes)] * processes)
+            out[f"floor_{kind}_echo_calls_per_s"] = calls / seconds
+            out[f"floor_{kind}_echo_server_cpu_ms_per_call"] = (
+                echoing["server"] * 1000 / max(1, calls))
             seated = sum(s[0] for s in seeks)
             span = max(s[2] for s in seeks) - min(s[1] for s in seeks)
             out[f"floor_{kind}_seek_seats_per_s"] = seated / span
-            out[f"floor_{kind}_seek_server_cpu_ms_per_seat"] = used * 1000 / max(1, seated)
+            out[f"floor_{kind}_seek_server_cpu_ms_per_seat"] = (
+                seeking["server"] * 1000 / max(1, seated))
         finally:
             server.kill()
             server.join()

@@ -31,6 +31,7 @@ import grpc
 import psutil
 import redis
 import sqlalchemy as sa
+from cputime import cpu_meanwhile
 from floors import floors
 
 from partida.devstack.servers import free_port, postgres_server, redis_server
@@ -167,31 +168,6 @@ def _client_process(args: tuple[str, int, float, float, float]
     return asyncio.run(_drive(*args))
 
 
-def _cpu_seconds(pids: list[int]) -> float:
-    """CPU seconds of the process trees rooted at `pids`: each root's own, its children's
-    that have ended, and its live descendants'. PostgreSQL starts a backend per connection
-    while the load runs and ends some; their time counts either way."""
-    total = 0.0
-    for pid in pids:
-        with contextlib.suppress(psutil.Error):
-            root = psutil.Process(pid)
-            times = root.cpu_times()
-            total += times.user + times.system + times.children_user + times.children_system
-            for child in root.children(recursive=True):
-                with contextlib.suppress(psutil.Error):
-                    times = child.cpu_times()
-                    total += times.user + times.system
-    return total
-
-
-@contextlib.contextmanager
-def cpu_meanwhile(pids: Mapping[str, list[int]]) -> Iterator[dict[str, float]]:
-    """CPU seconds each named group of process trees (see _cpu_seconds) uses while the block
-    runs; the dict yielded is filled when the block ends."""
-    before = {name: _cpu_seconds(p) for name, p in pids.items()}
-    used: dict[str, float] = {}
-    yield used
-    used.update({name: _cpu_seconds(p) - before[name] for name, p in pids.items()})
 
 
 def client_load(addresses: list[str], matches: int = 200, seconds: float = 20.0,
@@ -216,7 +192,7 @@ def client_load(addresses: list[str], matches: int = 200, seconds: float = 20.0,
 
 def stack_pids(stack: Stack, *urls: str) -> dict[str, list[int]]:
     """The stack's processes by name (rules replicas together), and the Redis and PostgreSQL
-    servers listening at `urls` (each counted with its children: see _cpu_seconds)."""
+    servers listening at `urls` (each counted with its children: see cputime)."""
     pids: dict[str, list[int]] = {}
     for name, proc in stack.procs.items():
         pids.setdefault(name.split("-")[0], []).append(proc.pid)
@@ -397,6 +373,7 @@ OFFERED = 200.0  # actions/s for the latency figures below saturation (1 per mat
 WARM = 5.0  # seconds of such a run left out: the 200 matches are being created
 RATES = (50, 100, 150, 200, 300, 400, 500, 600, 700, 800)  # offered actions/s, tried upward
 P99_MS = 25.0  # the issue's bound on the submit p99
+CAPACITY = f"client_actions_per_s_with_submit_p99_under_{P99_MS:g}_ms"  # latency_capacity's
 
 
 def latency_capacity(addresses: list[str], seconds: float = 25.0) -> float:
@@ -429,8 +406,7 @@ def run_split(seconds: float = 20.0) -> dict[str, float]:
                     for name, cpu in sorted(load.server_cpu_by.items())})
         out.update(_offered(client_load([stack.address, replica], seconds=seconds,
                                         offered=OFFERED, warm=WARM), ""))
-        out[f"client_actions_per_s_with_submit_p99_under_{P99_MS:g}_ms"] = latency_capacity(
-            [stack.address, replica])
+        out[CAPACITY] = latency_capacity([stack.address, replica])
         with idle_feeds(stack.address):
             beside = client_load([stack.address, replica], seconds=seconds / 2)
         out[f"client_actions_per_s_beside_{FEEDS}_idle_feeds"] = beside.rate
@@ -475,8 +451,7 @@ def _offered(load: Load, prefix: str) -> dict[str, float]:
 
 # Issue 3's targets: figure -> (at least, at most). The median is judged against them.
 TARGETS: dict[str, tuple[float | None, float | None]] = {
-    "client_actions_per_s": (800, None), f"client_actions_per_s_with_submit_p99_under_"
-    f"{P99_MS:g}_ms": (800, None),
+    "client_actions_per_s": (800, None), CAPACITY: (800, None),
     "embedded_client_actions_per_s": (1500, None), "bot_actions_per_s": (300, None),
     "bot_turn_p50_ms_one_match": (None, 15), "matchmaking_seats_per_s": (1000, None),
     "redis_bytes_per_live_match": (None, 16 * 1024),

@@ -191,9 +191,7 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
                 if row.outcome_json != rows.outcome_json(outcome) or row.dice_seed != seed:
                     raise FailedPrecondition(
                         f"match {match_id!r} already finished with another outcome or seed")
-                found = {r.player_id: rows.rating(r) for r in conn.execute(
-                    _RATINGS_OF, {"keys": [(p, row.game_id) for p in players]})}
-                return [found.get(p, records.Rating(p, row.game_id)) for p in players]
+                return _ratings_of(conn, [(p, row.game_id) for p in players])
             _check_outcome(seats, outcome)
             if hashlib.sha256(seed).digest() != row.dice_commitment:
                 raise InvalidArgument("dice_seed does not match the match's dice commitment")
@@ -330,9 +328,15 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
     def get_ratings(self, keys: Sequence[tuple[str, str]]) -> list[records.Rating]:
         """The ratings of (player, game) pairs in one query, in the order asked for."""
         with self._reader.connect() as conn:
-            found = {(r.player_id, r.game_id): rows.rating(r) for r in conn.execute(
-                _RATINGS_OF, {"keys": list(dict.fromkeys(keys))})}
-        return [found.get(k) or records.Rating(*k) for k in keys]
+            return _ratings_of(conn, keys)
+
+
+def _ratings_of(conn: sa.Connection, keys: Sequence[tuple[str, str]]) -> list[records.Rating]:
+    """The ratings of (player, game) pairs in one query, in the order asked for; the
+    starting values for a pair not rated yet."""
+    found = {(r.player_id, r.game_id): rows.rating(r) for r in conn.execute(
+        _RATINGS_OF, {"keys": list(dict.fromkeys(keys))})}
+    return [found.get(k) or records.Rating(*k) for k in keys]
 
 
 def _check_run(new: Sequence[records.LogRecord]) -> None:
