@@ -18,11 +18,20 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+_handed_out: set[int] = set()
+
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A loopback port free now and never handed out before by this process: the OS may
+    give one free port to two binds in a row, and two servers told one port leave the second
+    unable to listen while the first answers its callers."""
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        if port not in _handed_out:
+            _handed_out.add(port)
+            return port
 
 
 def _wait_for_port(port: int, proc: subprocess.Popen, what: str, timeout: float = 30) -> None:

@@ -59,7 +59,15 @@ class Stack:
                                             stderr=subprocess.STDOUT,
                                             start_new_session=self.detach)
         if name in self.addresses:
-            wait_healthy(self.addresses[name], self.procs[name], name)
+            try:
+                wait_healthy(self.addresses[name], self.procs[name], name,
+                             HEALTH_NAMES.get(name, ""))
+            except RuntimeError as e:
+                raise RuntimeError(f"{e}; its log ends:\n{self.log_tail(name)}") from None
+
+    def log_tail(self, name: str, lines: int = 20) -> str:
+        text = (self.logs / f"{name}.log").read_text(errors="replace")
+        return "\n".join(text.splitlines()[-lines:])
 
     def kill(self, name: str) -> None:
         proc = self.procs.pop(name)
@@ -77,7 +85,15 @@ class Stack:
                 proc.wait()
 
 
-def wait_healthy(address: str, proc: subprocess.Popen, name: str, timeout: float = 60) -> None:
+# The service each role's health is read for: the process's own, so that another server
+# answering at the address (a port given out twice) is not taken for it.
+HEALTH_NAMES = {"persistence": "partida.v1.PersistenceService",
+                "dice": "partida.v1.DiceService", "rules": "partida.v1.RulesService",
+                "matchmaking": "partida.v1.MatchmakingService", "all": "partida.v1.RulesService"}
+
+
+def wait_healthy(address: str, proc: subprocess.Popen, name: str, service: str = "",
+                 timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     with grpc.insecure_channel(address) as channel:
         stub = health_pb2_grpc.HealthStub(channel)
@@ -85,7 +101,7 @@ def wait_healthy(address: str, proc: subprocess.Popen, name: str, timeout: float
             if proc.poll() is not None:
                 raise RuntimeError(f"{name} exited with {proc.returncode}")
             with contextlib.suppress(grpc.RpcError):
-                r = stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=1)
+                r = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=1)
                 if r.status == health_pb2.HealthCheckResponse.SERVING:
                     return
             time.sleep(0.1)
