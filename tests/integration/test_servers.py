@@ -1,6 +1,10 @@
 """The test servers themselves answer (a broken fixture would make every other test moot)."""
 
+import os
 import socket
+import subprocess
+import sys
+import time
 
 import pytest
 import redis
@@ -35,8 +39,9 @@ def test_a_stack_whose_two_services_share_a_port_fails_to_start_naming_the_secon
         start_split(tmp_path, redis_url, postgres_url, worker=False, ports=ports)
 
 
-def test_free_ports_are_never_handed_out_twice(monkeypatch):
-    # The OS may offer one free port to two binds in a row; the second must not get it.
+def test_free_ports_are_never_handed_out_twice(monkeypatch, tmp_path):
+    # The OS may offer one free port to two binds in a row (here the first two of a fake OS's
+    # offers); the second must not get it, though the first was never bound.
     offered = iter([41000, 41000, 41001])
 
     class OneSocket(socket.socket):
@@ -44,4 +49,19 @@ def test_free_ports_are_never_handed_out_twice(monkeypatch):
             return ("127.0.0.1", next(offered))
 
     monkeypatch.setattr(servers.socket, "socket", OneSocket)
+    monkeypatch.setattr(servers, "CLAIMS", tmp_path)
     assert [servers.free_port(), servers.free_port()] == [41000, 41001]
+
+
+def test_a_port_is_claimed_across_processes_until_its_claim_is_old(monkeypatch, tmp_path):
+    monkeypatch.setattr(servers, "CLAIMS", tmp_path)
+    port = servers.free_port()
+    other = subprocess.run([sys.executable, "-c",
+                            "import sys; from partida.devstack import servers as s; "
+                            "from pathlib import Path; s.CLAIMS = Path(sys.argv[1]); "
+                            "print(s._claim(int(sys.argv[2])))", str(tmp_path), str(port)],
+                           capture_output=True, text=True, check=True)
+    assert other.stdout.strip() == "False"
+    old = time.time() - servers.CLAIM_SECONDS - 1
+    os.utime(tmp_path / str(port), (old, old))
+    assert servers._claim(port)

@@ -18,20 +18,35 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-_handed_out: set[int] = set()
+# Ports handed out, claimed machine-wide (several test processes start servers at once) until
+# their server has surely bound them: the OS may offer one free port to two binds in a row,
+# and of two servers told one port the second cannot listen while the first answers its
+# callers in its place.
+CLAIMS = Path(tempfile.gettempdir()) / "partida-ports"
+CLAIM_SECONDS = 300.0
 
 
 def free_port() -> int:
-    """A loopback port free now and never handed out before by this process: the OS may
-    give one free port to two binds in a row, and two servers told one port leave the second
-    unable to listen while the first answers its callers."""
+    """A loopback port free now and not handed out by any process in the last CLAIM_SECONDS."""
     while True:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = int(s.getsockname()[1])
-        if port not in _handed_out:
-            _handed_out.add(port)
+        if _claim(port):
             return port
+
+
+def _claim(port: int) -> bool:
+    CLAIMS.mkdir(exist_ok=True)
+    path = CLAIMS / str(port)
+    with contextlib.suppress(FileNotFoundError):
+        if time.time() - path.stat().st_mtime > CLAIM_SECONDS:
+            path.unlink()  # an old claim: its server bound the port long ago, or never will
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return False
+    return True
 
 
 def _wait_for_port(port: int, proc: subprocess.Popen, what: str, timeout: float = 30) -> None:
