@@ -1,6 +1,7 @@
 """The test servers themselves answer (a broken fixture would make every other test moot)."""
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -35,8 +36,13 @@ def test_a_stack_whose_two_services_share_a_port_fails_to_start_naming_the_secon
     port = free_port()
     ports = {"persistence": port, "dice": port, "rules": free_port(),
              "matchmaking": free_port()}
-    with pytest.raises(RuntimeError, match=r"(?s)dice exited with 1.*Failed to bind"):
-        start_split(tmp_path, redis_url, postgres_url, worker=False, ports=ports)
+    try:
+        stack = start_split(tmp_path, redis_url, postgres_url, worker=False, ports=ports)
+    except RuntimeError as e:
+        assert re.search(r"(?s)dice exited with 1.*Failed to bind", str(e)), e
+    else:
+        stack.stop()
+        pytest.fail("the stack started though dice could not listen")
 
 
 def test_free_ports_are_never_handed_out_twice(monkeypatch, tmp_path):
