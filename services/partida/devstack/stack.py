@@ -61,7 +61,7 @@ class Stack:
         if name in self.addresses:
             try:
                 wait_healthy(self.addresses[name], self.procs[name], name,
-                             HEALTH_NAMES.get(name, ""))
+                             HEALTH_NAMES.get(name.split("-")[0], ""))
             except RuntimeError as e:
                 raise RuntimeError(f"{e}; its log ends:\n{self.log_tail(name)}") from None
 
@@ -85,8 +85,8 @@ class Stack:
                 proc.wait()
 
 
-# The service each role's health is read for: the process's own, so that another server
-# answering at the address (a port given out twice) is not taken for it.
+# The service each role's health is read for (a replica "rules-2" is a "rules"): the
+# process's own, so that another server answering at the address is not taken for it.
 HEALTH_NAMES = {"persistence": "partida.v1.PersistenceService",
                 "dice": "partida.v1.DiceService", "rules": "partida.v1.RulesService",
                 "matchmaking": "partida.v1.MatchmakingService", "all": "partida.v1.RulesService"}
