@@ -14,7 +14,8 @@ times, 3 by default, and prints medians.)
 - ¿Pasarán? bot strength: heuristic self-play must decide every campaign (50 seeds, or
   `--pasaran-self N`), and the heuristic bot against the random one from either side over 200
   fixed seeds each (or `--pasaran-seeds N`); `--pasaran-only` runs just this (issue 7).
-- Engine speed: actions applied per second and apply latency percentiles in random playouts.
+- Engine speed: actions applied per second and apply latency percentiles in random playouts,
+  and the engine's whole part in serving one action (the rules service's CPU is mostly not it).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from partida.games.batallitas.bots import BOTS as BATALLITAS_BOTS
 from partida.games.dynamit_joe.bots import BOTS as JOE_BOTS
 from partida.games.montanas.bots import BOTS
 from partida.games.pasaran.bots import BOTS as PASARAN_BOTS
+from partida.platform import jsonio
 
 SEEDS = range(200)
 
@@ -133,10 +135,14 @@ def _number(flag: str, default: int) -> int:
     return int(sys.argv[sys.argv.index(flag) + 1]) if flag in sys.argv else default
 
 
-def engine_speed(game_id: str, matches: int = 100) -> tuple[float, float, float]:
-    """Actions/s over random playouts, and p50/p99 of one apply in microseconds."""
+def engine_speed(game_id: str, matches: int = 100) -> tuple[float, float, float, float]:
+    """Actions/s over random playouts, p50/p99 of one apply in microseconds, and the mean
+    microseconds of the engine's whole part in serving one action as the rules service does:
+    list the seat's actions, apply one, and take the state through JSON and back (as the
+    session is written and read between actions)."""
     game = get(game_id)
     latencies: list[float] = []
+    served = 0.0
     for seed in range(matches):
         scenario = game.info.scenarios[seed % len(game.info.scenarios)]
         seats = scenario.min_seats + seed % (scenario.max_seats - scenario.min_seats + 1)
@@ -145,14 +151,20 @@ def engine_speed(game_id: str, matches: int = 100) -> tuple[float, float, float]
         state = game.new_state(scenario.id, seats, {}, rng)
         while game.outcome(state) is None:
             seat = game.to_act(state)[0]
-            action = chooser.choice(game.legal_actions(state, seat)).id
+            t = time.perf_counter()
+            actions = game.legal_actions(state, seat)
+            listed = time.perf_counter() - t
+            action = chooser.choice(actions).id
             t = time.perf_counter()
             game.apply(state, seat, action, rng)
-            latencies.append(time.perf_counter() - t)
+            applied = time.perf_counter()
+            state = game.state_from_dict(jsonio.loads(jsonio.dumps(state.to_dict())))
+            latencies.append(applied - t)
+            served += listed + time.perf_counter() - t
     latencies.sort()
     total = sum(latencies)
     pct = lambda q: latencies[int(q * (len(latencies) - 1))] * 1e6  # noqa: E731
-    return len(latencies) / total, pct(0.50), pct(0.99)
+    return len(latencies) / total, pct(0.50), pct(0.99), served / len(latencies) * 1e6
 
 
 def main() -> int:
@@ -201,7 +213,9 @@ def print_speed(game: str, matches: int) -> None:
     rate = statistics.median(r[0] for r in runs)
     p50 = statistics.median(r[1] for r in runs)
     p99 = statistics.median(r[2] for r in runs)
-    print(f"  {game}: {rate:,.0f} actions/s, apply p50 {p50:.0f} µs, p99 {p99:.0f} µs "
+    served = statistics.median(r[3] for r in runs)
+    print(f"  {game}: {rate:,.0f} actions/s, apply p50 {p50:.0f} µs, p99 {p99:.0f} µs; "
+          f"a served action's engine work (list, apply, state through JSON) {served:.0f} µs "
           f"(median of 3 runs of {matches} matches)")
 
 
