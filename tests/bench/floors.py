@@ -10,6 +10,12 @@ by grpc.aio, and driven like the stack loads (asyncio clients in 2 processes):
   once, waits to be paired by a tick every 0.1 s, sends a second and ends; 1,000 seekers
   at once; seats/s and server CPU per seat. They are all seated within a second, so the
   wait for a tick weighs on seats/s; the CPU per seat is the steadier figure.
+
+And two floors of a service's own outgoing calls, as the rules service makes them (threads of
+one process, back to back), read as the caller's CPU per call:
+- a unary call through a synchronous gRPC stub, to the echo server above;
+- a redis-py Lua compare-and-set of a 4 KB value (the session commit's shape), with the Redis
+  server's CPU per call beside it.
 """
 
 from __future__ import annotations
@@ -23,11 +29,19 @@ from concurrent import futures
 from typing import Any
 
 import grpc
+import redis
 from cputime import cpu_meanwhile
 
-from partida.devstack.servers import free_port
+from partida.devstack.servers import free_port, redis_server
 
 SERVICE = "floor.Floor"
+CALLER_THREADS = 8
+# KEYS: the value's key. ARGV: expected version, new version, value.
+_CAS = """
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'version', ARGV[2], 'blob', ARGV[3])
+return 1
+"""
 TICK = 0.1  # seconds between pairings, as the matcher's default interval
 _same: Callable[[bytes], bytes] = lambda b: b  # noqa: E731 (raw bytes: no protobuf cost)
 
@@ -139,6 +153,52 @@ async def _seeks(address: str, seekers: int) -> tuple[int, float, float]:
     return len(assigned), min(opened), max(assigned)
 
 
+def _threads_calling(call: Callable[[int], object], seconds: float) -> tuple[int, float]:
+    """CALLER_THREADS threads calling `call(i)` back to back for `seconds`: how many calls,
+    and this process's CPU seconds meanwhile."""
+    counts = [0] * CALLER_THREADS
+    stop = time.monotonic() + seconds
+
+    def caller(t: int) -> None:
+        while time.monotonic() < stop:
+            call(t * 1_000_000 + counts[t])
+            counts[t] += 1
+
+    cpu = time.process_time()
+    threads = [threading.Thread(target=caller, args=(t,)) for t in range(CALLER_THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sum(counts), time.process_time() - cpu
+
+
+def _stub_process(args: tuple[str, float]) -> tuple[int, float]:
+    address, seconds = args
+    with grpc.insecure_channel(address) as channel:
+        grpc.channel_ready_future(channel).result(timeout=30)
+        echo = channel.unary_unary(f"/{SERVICE}/Echo", request_serializer=_same,
+                                   response_deserializer=_same)
+        return _threads_calling(lambda i: echo(b"x" * 200), seconds)
+
+
+def _cas_process(args: tuple[str, float]) -> tuple[int, float]:
+    url, seconds = args
+    client = redis.Redis.from_url(url)
+    cas = client.register_script(_CAS)
+    blob = b"x" * 4096
+    versions = [0] * CALLER_THREADS
+
+    def commit(i: int) -> None:
+        t = i // 1_000_000  # each thread its own key, so every compare succeeds
+        cas(keys=[f"floor:{t}"], args=[versions[t], versions[t] + 1, blob])
+        versions[t] += 1
+
+    for t in range(CALLER_THREADS):
+        client.hset(f"floor:{t}", "version", 0)
+    return _threads_calling(commit, seconds)
+
+
 def _echo_process(args: tuple[str, int, float]) -> int:
     return asyncio.run(_echoes(*args))
 
@@ -170,6 +230,10 @@ def floors(seconds: float = 10.0, callers: int = 200, seekers: int = 1000,
             out[f"floor_{kind}_echo_calls_per_s"] = calls / seconds
             out[f"floor_{kind}_echo_server_cpu_ms_per_call"] = (
                 echoing["server"] * 1000 / max(1, calls))
+            if kind == "sync":
+                with ctx.Pool(1) as pool:
+                    calls, cpu = pool.map(_stub_process, [(address, seconds)])[0]
+                out["floor_sync_stub_client_cpu_ms_per_call"] = cpu * 1000 / max(1, calls)
             seated = sum(s[0] for s in seeks)
             span = max(s[2] for s in seeks) - min(s[1] for s in seeks)
             out[f"floor_{kind}_seek_seats_per_s"] = seated / span
@@ -178,4 +242,14 @@ def floors(seconds: float = 10.0, callers: int = 200, seekers: int = 1000,
         finally:
             server.kill()
             server.join()
+    out.update(_redis_floor(ctx, seconds))
     return out
+
+
+def _redis_floor(ctx: Any, seconds: float) -> dict[str, float]:
+    with redis_server() as url:
+        pid = redis.Redis.from_url(url).info("server")["process_id"]
+        with ctx.Pool(1) as pool, cpu_meanwhile({"redis": [pid]}) as used:
+            calls, cpu = pool.map(_cas_process, [(url, seconds)])[0]
+    return {"floor_redis_cas_client_cpu_ms_per_call": cpu * 1000 / max(1, calls),
+            "floor_redis_cas_server_cpu_ms_per_call": used["redis"] * 1000 / max(1, calls)}
