@@ -365,6 +365,7 @@ def add_rules_replica(stack: Stack) -> str:
     port = free_port()
     stack.commands["rules-2"] = [*stack.commands["rules"][:-1], str(port)]
     stack.addresses["rules-2"] = f"127.0.0.1:{port}"
+    stack.metrics["rules-2"] = f"127.0.0.1:{free_port()}"
     stack.start("rules-2")
     return stack.addresses["rules-2"]
 
