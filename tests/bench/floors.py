@@ -35,6 +35,8 @@ from cputime import cpu_meanwhile
 from partida.devstack.servers import free_port, redis_server
 
 SERVICE = "floor.Floor"
+TICK = 0.1  # seconds between pairings, as the matcher's default interval
+_same: Callable[[bytes], bytes] = lambda b: b  # noqa: E731 (raw bytes: no protobuf cost)
 CALLER_THREADS = 8
 # KEYS: the value's key. ARGV: expected version, new version, value.
 _CAS = """
@@ -42,8 +44,6 @@ if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'blob', ARGV[3])
 return 1
 """
-TICK = 0.1  # seconds between pairings, as the matcher's default interval
-_same: Callable[[bytes], bytes] = lambda b: b  # noqa: E731 (raw bytes: no protobuf cost)
 
 
 def _handlers(echo: Callable[..., Any], seek: Callable[..., Any]) -> grpc.GenericRpcHandler:
@@ -154,14 +154,14 @@ async def _seeks(address: str, seekers: int) -> tuple[int, float, float]:
 
 
 def _threads_calling(call: Callable[[int], object], seconds: float) -> tuple[int, float]:
-    """CALLER_THREADS threads calling `call(i)` back to back for `seconds`: how many calls,
-    and this process's CPU seconds meanwhile."""
+    """CALLER_THREADS threads, each calling `call(its index)` back to back for `seconds`:
+    how many calls, and this process's CPU seconds meanwhile."""
     counts = [0] * CALLER_THREADS
     stop = time.monotonic() + seconds
 
     def caller(t: int) -> None:
         while time.monotonic() < stop:
-            call(t * 1_000_000 + counts[t])
+            call(t)
             counts[t] += 1
 
     cpu = time.process_time()
@@ -179,7 +179,7 @@ def _stub_process(args: tuple[str, float]) -> tuple[int, float]:
         grpc.channel_ready_future(channel).result(timeout=30)
         echo = channel.unary_unary(f"/{SERVICE}/Echo", request_serializer=_same,
                                    response_deserializer=_same)
-        return _threads_calling(lambda i: echo(b"x" * 200), seconds)
+        return _threads_calling(lambda t: echo(b"x" * 200), seconds)
 
 
 def _cas_process(args: tuple[str, float]) -> tuple[int, float]:
@@ -189,8 +189,7 @@ def _cas_process(args: tuple[str, float]) -> tuple[int, float]:
     blob = b"x" * 4096
     versions = [0] * CALLER_THREADS
 
-    def commit(i: int) -> None:
-        t = i // 1_000_000  # each thread its own key, so every compare succeeds
+    def commit(t: int) -> None:  # each thread its own key, so every compare succeeds
         cas(keys=[f"floor:{t}"], args=[versions[t], versions[t] + 1, blob])
         versions[t] += 1
 
@@ -230,15 +229,15 @@ def floors(seconds: float = 10.0, callers: int = 200, seekers: int = 1000,
             out[f"floor_{kind}_echo_calls_per_s"] = calls / seconds
             out[f"floor_{kind}_echo_server_cpu_ms_per_call"] = (
                 echoing["server"] * 1000 / max(1, calls))
-            if kind == "sync":
-                with ctx.Pool(1) as pool:
-                    calls, cpu = pool.map(_stub_process, [(address, seconds)])[0]
-                out["floor_sync_stub_client_cpu_ms_per_call"] = cpu * 1000 / max(1, calls)
             seated = sum(s[0] for s in seeks)
             span = max(s[2] for s in seeks) - min(s[1] for s in seeks)
             out[f"floor_{kind}_seek_seats_per_s"] = seated / span
             out[f"floor_{kind}_seek_server_cpu_ms_per_seat"] = (
                 seeking["server"] * 1000 / max(1, seated))
+            if kind == "sync":  # the services' outgoing calls go through sync stubs
+                with ctx.Pool(1) as pool:
+                    calls, cpu = pool.map(_stub_process, [(address, seconds)])[0]
+                out["floor_sync_stub_client_cpu_ms_per_call"] = cpu * 1000 / max(1, calls)
         finally:
             server.kill()
             server.join()

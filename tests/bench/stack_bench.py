@@ -168,8 +168,6 @@ def _client_process(args: tuple[str, int, float, float, float]
     return asyncio.run(_drive(*args))
 
 
-
-
 def client_load(addresses: list[str], matches: int = 200, seconds: float = 20.0,
                 processes: int = 2, server_pids: Mapping[str, list[int]] | None = None,
                 offered: float = 0.0, warm: float = 0.0) -> Load:
