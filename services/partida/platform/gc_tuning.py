@@ -7,6 +7,14 @@ objects; a full collection paused it 62 ms and a middle one 24 ms, against 9.3 a
 with them frozen out of the collector's scans (gc.freeze). Objects made later are collected
 as before.
 
+Young collections are made rarer too (YOUNG_EVERY). Measured in the two rules replicas of
+the split stack serving 200 matches back to back, timed by gc.callbacks: with Python's
+default, each ran a young collection about every five of its actions, taking about half a
+millisecond each, and collecting (the middle collections included) took 0.16 to 0.29 ms per
+action, about a tenth of the process's CPU. With YOUNG_EVERY it took 0.01 to 0.02 ms, and
+the processes' memory stayed the same (152 to 160 MB). Cyclic garbage now waits for at most
+that many allocations.
+
 Full collections are also made ten times rarer than Python's default (FULL_EVERY).
 What survives into the oldest generation is mostly what long-lived calls hold: every open
 live feed and waiting seek (each a thread with its frames and its call's state). Measured on
@@ -20,16 +28,18 @@ from __future__ import annotations
 
 import gc
 
+# Container allocations (net of those freed) between two young collections (default: 700).
+YOUNG_EVERY = 20_000
 # Middle-generation collections between two full ones (Python's default: 10).
 FULL_EVERY = 100
 
 
 def freeze_startup() -> int:
     """Collect once, then move every object that survives into the permanent generation,
-    which the collector no longer scans, and space full collections out. Call when start-up
-    is done; returns how many objects were frozen."""
+    which the collector no longer scans, and space young and full collections out. Call when
+    start-up is done; returns how many objects were frozen."""
     gc.collect()
     gc.freeze()
-    young, middle, _ = gc.get_threshold()
-    gc.set_threshold(young, middle, FULL_EVERY)
+    _, middle, _ = gc.get_threshold()
+    gc.set_threshold(YOUNG_EVERY, middle, FULL_EVERY)
     return gc.get_freeze_count()

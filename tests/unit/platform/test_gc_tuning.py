@@ -1,6 +1,6 @@
 """Server processes freeze what start-up built out of the collector's scans (gc_tuning);
-garbage made afterwards is still collected, and full collections come more rarely. Run in
-child processes: freezing is for good."""
+garbage made afterwards is still collected, and young and full collections come more
+rarely. Run in child processes: freezing is for good."""
 
 import json
 import subprocess
@@ -31,7 +31,7 @@ def test_startup_objects_leave_the_scans_and_later_garbage_is_still_collected():
 
 
 _CHURN = """
-import gc, sys
+import gc, json, sys
 from collections import deque
 if sys.argv[1] == "tuned":
     from partida.platform.gc_tuning import freeze_startup
@@ -39,24 +39,48 @@ if sys.argv[1] == "tuned":
 else:  # frozen alike, Python's default thresholds
     gc.collect()
     gc.freeze()
-full = 0
+runs = [0, 0, 0]
 def count(phase, info):
-    global full
-    full += phase == "start" and info["generation"] == 2
+    if phase == "start":
+        runs[info["generation"]] += 1
 gc.callbacks.append(count)
 held = deque(maxlen=300_000)  # objects kept a while, as open calls keep theirs
 for i in range(6_000_000):
     held.append([i])
-print(full)
+print(json.dumps(runs))
 """
 
 
-def _full_collections(mode: str) -> int:
-    return int(subprocess.run([sys.executable, "-c", _CHURN, mode], capture_output=True,
-                              text=True, check=True).stdout)
+def _collections(mode: str) -> list[int]:
+    """How many collections of each generation the churn ran."""
+    return json.loads(subprocess.run([sys.executable, "-c", _CHURN, mode],
+                                     capture_output=True, text=True, check=True).stdout)
 
 
-def test_full_collections_are_spaced_out():
-    default, tuned = _full_collections("default"), _full_collections("tuned")
-    assert default >= 2
-    assert tuned < default
+def test_young_and_full_collections_are_spaced_out():
+    default, tuned = _collections("default"), _collections("tuned")
+    assert default[2] >= 2
+    assert tuned[2] < default[2]
+    assert tuned[0] * 10 < default[0]  # 700 allocations apart by default, 20,000 tuned
+
+
+_CYCLES = """
+import gc, json, weakref
+from partida.platform.gc_tuning import YOUNG_EVERY, freeze_startup
+freeze_startup()
+class Node: pass
+first = Node(); first.me = first   # a cycle: only the collector frees it
+gone = weakref.ref(first); del first
+made = 0
+while gone() is not None and made < 20 * YOUNG_EVERY:
+    node = Node(); node.me = node  # more cycles, never collected by hand
+    made += 1
+print(json.dumps({"freed": gone() is None, "made": made, "young_every": YOUNG_EVERY}))
+"""
+
+
+def test_cycles_made_after_startup_are_still_freed_by_the_collector_on_its_own():
+    seen = json.loads(subprocess.run([sys.executable, "-c", _CYCLES], capture_output=True,
+                                     text=True, check=True).stdout)
+    assert seen["freed"]
+    assert seen["made"] <= 2 * seen["young_every"]  # within a young collection or two
