@@ -9,9 +9,9 @@ as before.
 
 Young collections are made rarer too (YOUNG_EVERY). Measured in the two rules replicas of
 the split stack serving 200 matches back to back, timed by gc.callbacks: with Python's
-default, each ran a young collection about every five of its actions, taking about half a
-millisecond each, and collecting (the middle collections included) took 0.16 to 0.29 ms per
-action, about a tenth of the process's CPU. With YOUNG_EVERY it took 0.01 to 0.02 ms, and
+default, each ran a young collection about every five of its actions, taking 0.5 to 0.9 ms
+each, and collecting (the middle collections included) took 0.18 to 0.33 ms per action in
+the two, about a tenth of their CPU. With YOUNG_EVERY it took 0.01 to 0.02 ms, and
 the processes' memory stayed the same (152 to 160 MB). Cyclic garbage now waits for at most
 that many allocations.
 
