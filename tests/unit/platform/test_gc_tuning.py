@@ -5,6 +5,14 @@ rarely. Run in child processes: freezing is for good."""
 import json
 import subprocess
 import sys
+from typing import Any
+
+
+def _run(script: str, *args: str) -> Any:
+    """What a child Python running `script` printed, read as JSON."""
+    return json.loads(subprocess.run([sys.executable, "-c", script, *args],
+                                     capture_output=True, text=True, check=True).stdout)
+
 
 _CHILD = """
 import gc, json, weakref
@@ -22,9 +30,7 @@ print(json.dumps({"frozen": frozen,
 
 
 def test_startup_objects_leave_the_scans_and_later_garbage_is_still_collected():
-    out = subprocess.run([sys.executable, "-c", _CHILD], capture_output=True, text=True,
-                         check=True).stdout
-    seen = json.loads(out)
+    seen = _run(_CHILD)
     assert seen["frozen"] > 1000  # the interpreter's and partida's own start-up objects
     assert not seen["early_scanned"]
     assert seen["late_freed"]
@@ -51,14 +57,9 @@ print(json.dumps(runs))
 """
 
 
-def _collections(mode: str) -> list[int]:
-    """How many collections of each generation the churn ran."""
-    return json.loads(subprocess.run([sys.executable, "-c", _CHURN, mode],
-                                     capture_output=True, text=True, check=True).stdout)
-
-
 def test_young_and_full_collections_are_spaced_out():
-    default, tuned = _collections("default"), _collections("tuned")
+    # how many collections of each generation the churn ran
+    default, tuned = _run(_CHURN, "default"), _run(_CHURN, "tuned")
     assert default[2] >= 2
     assert tuned[2] < default[2]
     assert tuned[0] * 10 < default[0]  # 700 allocations apart by default, 20,000 tuned
@@ -80,7 +81,6 @@ print(json.dumps({"freed": gone() is None, "made": made, "young_every": YOUNG_EV
 
 
 def test_cycles_made_after_startup_are_still_freed_by_the_collector_on_its_own():
-    seen = json.loads(subprocess.run([sys.executable, "-c", _CYCLES], capture_output=True,
-                                     text=True, check=True).stdout)
+    seen = _run(_CYCLES)
     assert seen["freed"]
     assert seen["made"] <= 2 * seen["young_every"]  # within a young collection or two
