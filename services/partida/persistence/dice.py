@@ -13,6 +13,8 @@ import sqlalchemy as sa
 
 from partida.persistence import models, records, rows
 from partida.persistence.db import dialect_insert
+from partida.persistence.group_commit import GroupCommit
+from partida.platform.batching import Pending
 from partida.platform.errors import FailedPrecondition, InvalidArgument, NotFound
 
 _STREAMS = models.table(models.DiceStream)
@@ -30,12 +32,15 @@ class DiceStreams:
     def _prepare_dice(self, engine: sa.Engine) -> None:
         """Statements built once (building one per call, values and all, cost a third of
         a draw); the values are passed as parameters."""
-        self._new_stream = (dialect_insert(engine, _STREAMS).on_conflict_do_nothing()
-                            .returning(_C.commitment))
+        self._new_streams = (dialect_insert(engine, _STREAMS).on_conflict_do_nothing()
+                             .returning(_C.match_id))
         self._advance = (sa.update(_STREAMS)
                          .where(_C.match_id == sa.bindparam("id"), _C.revealed.is_(False))
                          .values(next_position=_C.next_position + sa.bindparam("count"))
                          .returning(_C.next_position))
+        # Every match starts with a stream: those asked for together share a transaction
+        # and one statement (group commit), as log appends do.
+        self._stream_starts = GroupCommit(self._writer, self._write_streams)
 
     def create_stream(self, match_id: str, seed: bytes, commitment: bytes, reserve: int = 0
                       ) -> tuple[bytes, int]:
@@ -44,18 +49,25 @@ class DiceStreams:
         commitment and the first position handed out."""
         if reserve < 0:
             raise InvalidArgument("reserve must not be negative")
-        with self._writer.begin() as conn:
-            stored = conn.execute(self._new_stream, {
-                "match_id": match_id, "seed": seed, "commitment": commitment,
-                "next_position": reserve, "revealed": False,
-                "created_at": models.utcnow()}).scalar()
-            if stored is not None:
-                return bytes(stored), 0
-            # The match had a stream: an earlier call's.
+        if self._stream_starts.run(match_id, (seed, commitment, reserve)):
+            return commitment, 0
+        with self._writer.begin() as conn:  # the match had a stream: an earlier call's
             stored = conn.execute(sa.select(_C.commitment)
                                   .where(_C.match_id == match_id)).scalar_one()
             first = self._advance_on(conn, match_id, reserve) if reserve else 0
             return bytes(stored), first
+
+    def _write_streams(self, conn: sa.Connection, batch: list[Pending]) -> None:
+        """Inserts the batch's new streams; each item's result: whether its own was stored
+        (not when the match had one, nor for a second asking for the same match)."""
+        first = {item.key: item for item in reversed(batch)}
+        now = models.utcnow()
+        stored = set(conn.execute(self._new_streams, [
+            {"match_id": key, "seed": item.payload[0], "commitment": item.payload[1],
+             "next_position": item.payload[2], "revealed": False, "created_at": now}
+            for key, item in first.items()]).scalars())
+        for item in batch:
+            item.result = item.key in stored and first[item.key] is item
 
     def advance(self, match_id: str, count: int) -> int:
         """Reserves the next `count` positions; returns the first of them."""

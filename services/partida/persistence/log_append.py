@@ -85,12 +85,19 @@ class LogAppender:
                     new: Sequence[records.LogRecord]) -> Callable[[], None]:
         """Writes the first records of the log of `match`, a row this transaction has just
         inserted (so it holds the row's lock, and the log is empty). Raises the refusal."""
-        self.started(match.match_id)
         item = Pending(match.match_id, (match.match_id, new))
-        after = self._write(conn, [item], [match.match_id], {match.match_id: match})
+        after = self.write_firsts(conn, {match.match_id: match}, [item])
         if item.error is not None:
             raise item.error
         return after
+
+    def write_firsts(self, conn: sa.Connection, matches: dict[str, Any],
+                     batch: list[Pending]) -> Callable[[], None]:
+        """`write_first` for several matches at once, rows this transaction has just
+        inserted (by id), in one statement; each item's refusal is set as its error."""
+        for match_id in matches:
+            self.started(match_id)
+        return self._write(conn, batch, sorted(matches), matches)
 
     def _write(self, conn: sa.Connection, batch: list[Pending], ids: list[str],
                found: dict[str, Any]) -> Callable[[], None]:

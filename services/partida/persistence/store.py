@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -22,7 +22,14 @@ from partida.persistence.db import WRITE, dialect_insert, session_factory
 from partida.persistence.dice import DiceStreams
 from partida.persistence.group_commit import GroupCommit
 from partida.persistence.log_append import LogAppender
-from partida.platform.errors import AlreadyExists, FailedPrecondition, InvalidArgument, NotFound
+from partida.platform.batching import Pending
+from partida.platform.errors import (
+    AlreadyExists,
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    ServiceError,
+)
 
 _FINISHED, _HISTORY = "finished", "history"
 _MATCHES, _SEATS = models.table(models.Match), models.table(models.MatchSeat)
@@ -50,6 +57,15 @@ _UPDATE_RATING = (sa.update(_RATINGS)
                          _RATINGS.c.game_id == sa.bindparam("g"))
                   .values(rating=sa.bindparam("r"), deviation=sa.bindparam("d"),
                           volatility=sa.bindparam("v"), matches=sa.bindparam("n")))
+
+
+# What a batched start tells its caller besides True (written): the match was recorded
+# before, or the start is to be run on its own.
+_EXISTS, _ALONE = object(), object()
+
+
+class _Refused(Exception):
+    """A set-up in a batch of starts was refused: the batch is undone."""
 
 
 def _version() -> sa.ScalarSelect[int]:
@@ -87,6 +103,7 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
         self._prepare_dice(engine)
         self._log = LogAppender()
         self._appends = GroupCommit(self._writer, self._log.write)
+        self._starts = GroupCommit(self._writer, self._write_starts)
 
     # Players.
 
@@ -120,10 +137,84 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
         transaction. Recording the same match again changes nothing, and then its set-up is
         appended unless the log holds those sequences already (an earlier call's set-up,
         which stands): returns whether this call wrote `setup`."""
-        _check_run(setup)
-        if setup[0].sequence != 0:
-            raise InvalidArgument("a set-up starts the log: its first record is sequence 0")
-        return self._record(match, setup)[1]
+        outcome = self.start_matches([(match, setup)])[0]
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    def start_matches(self, starts: Sequence[tuple[records.Match, Sequence[records.LogRecord]]]
+                      ) -> list[bool | Exception]:
+        """Several `start_match` at once, each kept or refused alone: per start, whether it
+        wrote its set-up, or why it was refused.
+
+        Every match played starts here, so starts arriving together share a transaction
+        (group commit) and are written together, as log appends are. A start the batch
+        cannot settle (its match exists, a campaign's checks, a refusal) goes on its own."""
+        outcome: list[bool | Exception | None] = [None] * len(starts)
+        queued: list[tuple[int, tuple[str, Any]]] = []
+        for i, (match, setup) in enumerate(starts):
+            try:
+                _check_setup(setup)
+            except InvalidArgument as e:
+                outcome[i] = e
+                continue
+            if not match.campaign_id:
+                queued.append((i, (match.match_id, (match, setup))))
+        done = self._starts.run_all([item for _, item in queued])
+        batched = {i: pending for (i, _), pending in zip(queued, done, strict=True)}
+        for i, (match, setup) in enumerate(starts):
+            if outcome[i] is not None:
+                continue
+            pending = batched.get(i)
+            settled = _ALONE if pending is None else pending.result
+            if pending is not None and pending.error is not None:
+                if not isinstance(pending.error, IntegrityError | _Refused):
+                    _raise_or_keep(pending.error, outcome, i)
+                    continue
+                settled = _ALONE  # it was alone and refused: on its own it says why
+            try:
+                outcome[i] = (True if settled is True
+                              else self._existing(match, setup)[1] if settled is _EXISTS
+                              else self._record(match, setup)[1])
+            except Exception as e:
+                _raise_or_keep(e, outcome, i)
+        return outcome  # type: ignore[return-value]  # every slot is filled by now
+
+    def _write_starts(self, conn: sa.Connection, batch: list[Pending]
+                      ) -> Callable[[], None] | None:
+        """The group commit's writer for `start_match`: every new match row, their seats and
+        their set-ups, one statement each. Should any of it be refused, the batch is undone
+        and each start goes on its own (`_ALONE`), which tells its caller why."""
+        if len(batch) == 1:  # alone: a refusal rolls the whole transaction back
+            return self._insert_starts(conn, batch)
+        try:
+            with conn.begin_nested():
+                return self._insert_starts(conn, batch)
+        except (IntegrityError, _Refused):
+            for item in batch:
+                item.result = _ALONE
+            return None
+
+    def _insert_starts(self, conn: sa.Connection, batch: list[Pending]) -> Callable[[], None]:
+        # One start per match is tried; another of the same match is a repeat, settled
+        # against what the first one leaves.
+        first = {item.key: item for item in reversed(batch)}
+        new = {row.match_id: row for row in conn.execute(
+            self._new_match, [rows.match_values(item.payload[0]) for item in first.values()])}
+        fresh = [item for item in first.values() if item.key in new]
+        for item in batch:
+            item.result = _EXISTS
+        for item in fresh:
+            item.result = True
+        if not fresh:
+            return lambda: None
+        conn.execute(_INSERT_SEATS, [seat for item in fresh
+                                     for seat in rows.seat_values(item.payload[0])])
+        setups = [Pending(item.key, (item.key, item.payload[1])) for item in fresh]
+        after = self._log.write_firsts(conn, new, setups)
+        if any(s.error is not None for s in setups):
+            raise _Refused  # undone; each start then runs alone and reports its refusal
+        return after
 
     def _record(self, match: records.Match, setup: Sequence[records.LogRecord]
                 ) -> tuple[records.Match, bool]:
@@ -144,6 +235,12 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
                 return stored, bool(setup)
         except IntegrityError:
             pass  # a concurrent call recorded it first; compared below
+        return self._existing(match, setup)
+
+    def _existing(self, match: records.Match, setup: Sequence[records.LogRecord]
+                  ) -> tuple[records.Match, bool]:
+        """`match` was recorded before: the same match, or AlreadyExists. Appends `setup`
+        unless the log holds it already; returns the match stored and whether it did."""
         stored = self.get_match(match.match_id)
         if (stored.game_id, stored.scenario_id, stored.seats, stored.dice_commitment,
                 stored.campaign_id) != (match.game_id, match.scenario_id, match.seats,
@@ -348,6 +445,20 @@ def _check_run(new: Sequence[records.LogRecord]) -> None:
         if (record.sequence == 0) != (record.kind == records.SETUP):
             raise InvalidArgument(f"record {record.sequence}: sequence 0, and only it, "
                                   f"is the {records.SETUP!r} record")
+
+
+def _check_setup(setup: Sequence[records.LogRecord]) -> None:
+    _check_run(setup)
+    if setup[0].sequence != 0:
+        raise InvalidArgument("a set-up starts the log: its first record is sequence 0")
+
+
+def _raise_or_keep(error: BaseException, outcome: list[Any], i: int) -> None:
+    """A refusal is kept as start `i`'s outcome; any other failure (the database's) fails
+    the whole call, as it would have failed a call of its own."""
+    if not isinstance(error, ServiceError):
+        raise error
+    outcome[i] = error
 
 
 def _check_outcome(seats: Sequence[records.Seat], outcome: records.Outcome) -> None:

@@ -205,6 +205,53 @@ class LogBehaviours:
         log = _log(store)
         assert [r.sequence for r in log] == [0] and verify_chain(log) == (True, None)
 
+    def test_starts_together_are_written_by_one_statement_per_table(self, store, engine):
+        statements: list[str] = []
+        sa.event.listen(engine, "before_cursor_execute",
+                        lambda conn, cursor, sql, *rest: statements.append(sql.split("(")[0]))
+        outcomes = store.start_matches([(a_match(match_id=m), [setup_record()])
+                                        for m in ("m1", "m2", "m3")])
+        assert outcomes == [True, True, True]
+        inserts = [s.split()[2] for s in statements if s.startswith("INSERT")]
+        assert sorted(inserts) == ["log_records", "match_seats", "matches"], statements
+        for m in ("m1", "m2", "m3"):  # each log chains on from its own genesis
+            assert store.append_log(m, [action(1)])[0] == 1
+            assert verify_chain(_log(store, m)) == (True, None)
+
+    # Each start of a batch is answered as start_match alone would answer it.
+    def test_starts_batched_together_each_get_their_own_answer(self, store):
+        store.start_match(a_match(match_id="old"), [setup_record()])
+        outcomes = store.start_matches([
+            (a_match(match_id="m1"), [setup_record()]),
+            (a_match(match_id="old"), [setup_record()]),                   # a repeat
+            (a_match(match_id="old", players=("p1", "p9")), [setup_record()]),  # other content
+            (a_match(match_id="m2"), []),                                   # no set-up
+            (a_match(match_id="m3"), [setup_record()]),
+            (a_match(match_id="m3"), [setup_record()]),                     # twice in one batch
+        ])
+        assert outcomes[0] is True and outcomes[1] is False
+        assert isinstance(outcomes[2], AlreadyExists)
+        assert isinstance(outcomes[3], InvalidArgument)
+        assert outcomes[4:] == [True, False]
+        with pytest.raises(NotFound):
+            store.get_match("m2")
+        assert store.get_match("old").seats == a_match().seats
+        for m in ("m1", "m3", "old"):
+            assert [r.sequence for r in _log(store, m)] == [0]
+
+    def test_a_set_up_refused_in_a_batch_leaves_the_other_starts_written(self, store):
+        # Seat 5 of a two-seat match: refused only once the match row is in, which undoes the
+        # batch; each start then runs alone.
+        outcomes = store.start_matches([
+            (a_match(match_id="m1"), [setup_record()]),
+            (a_match(match_id="m2"), [replace(setup_record(), seat=5)]),
+            (a_match(match_id="m3"), [setup_record()])])
+        assert outcomes[0] is True and outcomes[2] is True
+        assert isinstance(outcomes[1], InvalidArgument)
+        with pytest.raises(NotFound):
+            store.get_match("m2")
+        assert [len(_log(store, m)) for m in ("m1", "m3")] == [1, 1]
+
     def test_appends_batched_together_each_get_their_own_answer(self, store):
         for m in ("m1", "m2", "m3"):
             started(store, a_match(match_id=m), actions=1)
@@ -431,6 +478,18 @@ class DiceBehaviours:
         assert store.get_stream("m1").next_position == 2
         with pytest.raises(NotFound):
             store.get_stream("m2")
+
+    def test_concurrent_creates_keep_one_stream_per_match_and_share_no_position(self, store):
+        # Creates arriving together are written in batches (group commit): two for one
+        # match may meet in the same batch, and only the first of them is its stream.
+        made = race(12, lambda i: store.create_stream(f"m{i % 4}", bytes([i]) * 32,
+                                                      f"c{i}".encode(), reserve=3))
+        for m in range(4):
+            answers = [made[i] for i in range(m, 12, 4)]
+            assert {commitment for commitment, _ in answers} == {store.get_stream(
+                f"m{m}").commitment}, answers
+            assert sorted(first for _, first in answers) == [0, 3, 6]
+            assert store.get_stream(f"m{m}").next_position == 9
 
     def test_advance_hands_out_consecutive_positions(self, store):
         store.create_stream("m1", SEED, COMMITMENT)
