@@ -10,7 +10,10 @@ import uuid
 import grpc
 import pytest
 
+from partida.cli.remote import Remote
+from partida.devstack.stack import SECRETS
 from partida.engine import get
+from partida.platform.auth import Authority
 from partida.rules.audit import audit
 from partida.rules.randomness import replay_action, replay_setup
 from partida.v1 import common_pb2, rules_pb2
@@ -137,3 +140,53 @@ def test_a_seat_handed_to_a_bot_is_played_and_taken_back(stack):
         time.sleep(0.02)
     back = controller(common_pb2.SEAT_CONTROLLER_HUMAN)
     assert back.controller == common_pb2.SEAT_CONTROLLER_HUMAN and back.player_id
+
+
+def _as_service(stack) -> Remote:
+    remote = Remote(stack.address, addresses=stack.addresses)
+    remote.metadata = (("authorization", "Bearer " + Authority(
+        SECRETS["PARTIDA_TOKEN_SECRET"], SECRETS["PARTIDA_SERVICE_TOKEN_SECRET"], {}
+    ).service_token("matchmaking")),)
+    return remote
+
+
+def test_matches_created_together_are_each_created_or_refused_alone(stack):
+    """CreateMatches (matchmaking's way to create the matches it forms together): each as
+    CreateMatch would, a refused one taking nothing of the others with it."""
+    alice, bob = player(stack), player(stack)
+    svc = _as_service(stack)
+
+    def new(request_id: str, game_id: str = "montanas", seats=(alice, bob)):
+        return rules_pb2.CreateMatchRequest(
+            game_id=game_id, scenario_id="standard", request_id=request_id,
+            seats=[rules_pb2.SeatRequest(player_id=p.player_id) for p in seats])
+
+    key = uuid.uuid4().hex
+    first = svc.call(svc.rules, "CreateMatch", new(f"{key}-1")).match
+    reply = svc.call(svc.rules, "CreateMatches", rules_pb2.CreateMatchesRequest(matches=[
+        new(f"{key}-1"), new(f"{key}-2"), new(f"{key}-3", game_id="nope"),
+        new(f"{key}-4", seats=()), new(f"{key}-5")]))
+    codes = [grpc.StatusCode.OK if r.code == 0 else r.code for r in reply.results]
+    invalid = grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert codes == [grpc.StatusCode.OK, grpc.StatusCode.OK, invalid, invalid,
+                     grpc.StatusCode.OK], reply
+    made = [r.match for r in reply.results if r.code == 0]
+    assert made[0].match_id == first.match_id  # a repeated request id: the same match
+    assert len({m.match_id for m in made}) == 3
+    assert len({m.dice_commitment for m in made}) == 3 and all(m.dice_commitment for m in made)
+    for m in made[1:]:  # each new match is whole: its players see it, and one must act
+        (version, _, to_act, _), theirs = alice.view(m.match_id, 0), bob.view(m.match_id, 1)
+        assert version == theirs[0] == 0 and to_act
+    too_many = rules_pb2.CreateMatchesRequest(matches=[new(f"{key}-x")] * 101)
+    for call, code in [
+            (lambda: svc.call(svc.rules, "CreateMatches", rules_pb2.CreateMatchesRequest()),
+             grpc.StatusCode.INVALID_ARGUMENT),
+            (lambda: svc.call(svc.rules, "CreateMatches", too_many),
+             grpc.StatusCode.INVALID_ARGUMENT),
+            (lambda: alice.call(alice.rules, "CreateMatches", rules_pb2.CreateMatchesRequest(
+                matches=[new(f"{key}-x")])), grpc.StatusCode.PERMISSION_DENIED)]:
+        assert _code(call) == code
+    # None of the refused calls created the match they named (a request id names its match).
+    named = uuid.uuid5(uuid.NAMESPACE_URL, f"partida:{key}-x").hex
+    assert _code(lambda: alice.call(alice.rules, "GetMatch", rules_pb2.GetMatchRequest(
+        match_id=named))) == grpc.StatusCode.NOT_FOUND

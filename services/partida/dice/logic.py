@@ -15,6 +15,9 @@ class DiceStore(Protocol):
     def create_stream(self, match_id: str, seed: bytes, commitment: bytes, reserve: int = 0
                       ) -> tuple[bytes, int]: ...
 
+    def create_streams(self, items: Sequence[tuple[str, bytes, bytes, int]]
+                       ) -> list[tuple[bytes, int] | Exception]: ...
+
     def advance(self, match_id: str, count: int) -> int: ...
 
     def reveal(self, match_id: str) -> bytes: ...
@@ -32,15 +35,36 @@ class Dice:
     def create_stream(self, match_id: str, draw: int = 0
                       ) -> tuple[bytes, tuple[int, Sequence[int]]]:
         """The stream's commitment, and its next `draw` values (first position, values)."""
-        if not 0 <= draw <= streams.MAX_DRAW:
-            raise InvalidArgument(f"draw must be 0 to {streams.MAX_DRAW}")
-        seed = streams.new_seed()
-        commitment, first = self.store.create_stream(match_id, seed, streams.commitment(seed),
-                                                     draw)
-        if commitment == streams.commitment(seed):  # ours, not an earlier call's
-            self._remember(match_id, seed)
-        values = streams.values(self._seed(match_id), match_id, first, draw) if draw else []
-        return commitment, (first, values)
+        outcome = self.create_streams([(match_id, draw)])[0]
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    def create_streams(self, requests: Sequence[tuple[str, int]]
+                       ) -> list[tuple[bytes, tuple[int, Sequence[int]]] | Exception]:
+        """Several `create_stream` (match_id, draw) in one store call, each created or
+        refused alone: per request, its answer or why it was refused."""
+        outcome: list[tuple[bytes, tuple[int, Sequence[int]]] | Exception | None] = \
+            [None] * len(requests)
+        queued: list[tuple[int, str, int, bytes, bytes]] = []
+        for i, (match_id, draw) in enumerate(requests):
+            if not 0 <= draw <= streams.MAX_DRAW:
+                outcome[i] = InvalidArgument(f"draw must be 0 to {streams.MAX_DRAW}")
+                continue
+            seed = streams.new_seed()
+            queued.append((i, match_id, draw, seed, streams.commitment(seed)))
+        stored = self.store.create_streams([(match_id, seed, commitment, draw)
+                                            for _, match_id, draw, seed, commitment in queued])
+        for (i, match_id, draw, seed, ours), answer in zip(queued, stored, strict=True):
+            if isinstance(answer, Exception):
+                outcome[i] = answer
+                continue
+            commitment, first = answer
+            if commitment == ours:  # our seed was stored, not an earlier call's
+                self._remember(match_id, seed)
+            values = streams.values(self._seed(match_id), match_id, first, draw) if draw else []
+            outcome[i] = (commitment, (first, values))
+        return outcome  # type: ignore[return-value]  # every slot is filled by now
 
     def draw(self, match_id: str, count: int) -> tuple[int, Sequence[int]]:
         if not 1 <= count <= streams.MAX_DRAW:

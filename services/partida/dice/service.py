@@ -9,12 +9,14 @@ from typing import Any
 from partida.dice.logic import Dice
 from partida.platform import metrics
 from partida.platform.auth import require_player, require_service
+from partida.platform.batch_calls import answer_each
 from partida.platform.calls import caller
-from partida.platform.errors import PermissionDenied
+from partida.platform.errors import InvalidArgument, PermissionDenied
 from partida.platform.validation import identifier
 from partida.v1 import dice_pb2, dice_pb2_grpc
 
 RULES_SERVICE = "rules"  # the only service allowed to draw and reveal
+MAX_STREAMS = 1000  # streams in one CreateStreams call (dice.proto)
 
 
 def _match_id(value: str) -> str:
@@ -31,11 +33,13 @@ class CountedDice(Dice):
     """Dice counting the values drawn: the dice service's, and the embedded server's that
     the rules logic calls in-process (a rules process drawing remotely counts nothing)."""
 
-    def create_stream(self, match_id: str, draw: int = 0
-                      ) -> tuple[bytes, tuple[int, Sequence[int]]]:
-        commitment, (first, values) = super().create_stream(match_id, draw)
-        metrics.DICE_DRAWS.inc(len(values))
-        return commitment, (first, values)
+    # create_stream goes through create_streams: counting here counts both, once.
+    def create_streams(self, requests: Sequence[tuple[str, int]]
+                       ) -> list[tuple[bytes, tuple[int, Sequence[int]]] | Exception]:
+        outcome = super().create_streams(requests)
+        metrics.DICE_DRAWS.inc(sum(len(o[1][1]) for o in outcome
+                                   if not isinstance(o, Exception)))
+        return outcome
 
     def draw(self, match_id: str, count: int) -> tuple[int, Sequence[int]]:
         first, values = super().draw(match_id, count)
@@ -53,6 +57,16 @@ class DiceServicer(dice_pb2_grpc.DiceServiceServicer):
                                                               request.draw)
         return dice_pb2.CreateStreamResponse(commitment=commitment, first_position=first,
                                              values=values)
+
+    def CreateStreams(self, request: Any, context: Any) -> Any:  # noqa: N802
+        _rules_only()
+        if not 1 <= len(request.streams) <= MAX_STREAMS:
+            raise InvalidArgument(f"streams must hold 1 to {MAX_STREAMS} streams")
+        return dice_pb2.CreateStreamsResponse(results=answer_each(
+            request.streams, lambda stream: (_match_id(stream.match_id), stream.draw),
+            self.dice.create_streams, dice_pb2.CreateStreamResult,
+            lambda made: {"stream": dice_pb2.CreateStreamResponse(
+                commitment=made[0], first_position=made[1][0], values=made[1][1])}))
 
     def Draw(self, request: Any, context: Any) -> Any:  # noqa: N802
         _rules_only()

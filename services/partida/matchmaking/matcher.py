@@ -24,13 +24,23 @@ log = logging.getLogger("partida.matchmaking")
 
 
 class MatchCreator(Protocol):
-    """Creates a match (the rules service's CreateMatch); the same request_id must give the
-    same match. Seats are (player, None) or (None, bot); a campaign match names each seat's
-    campaign team, in seat order ("" for none). Returns the match id."""
+    """Creates matches (the rules service's CreateMatches): per proposal, its match id, or
+    why it was not created. A proposal's request_id names its match: the same request_id
+    must give the same match."""
 
-    def create_match(self, game_id: str, scenario_id: str,
-                     seats: list[tuple[str | None, str | None]], request_id: str,
-                     campaign_id: str = "", campaign_teams: Sequence[str] = ()) -> str: ...
+    def create_matches(self, proposals: Sequence[Proposal]) -> list[str | Exception]: ...
+
+
+def each_alone(create: Callable[[Proposal], str], proposals: Sequence[Proposal]
+               ) -> list[str | Exception]:
+    """`create_matches` made of a way to create one match at a time."""
+    made: list[str | Exception] = []
+    for p in proposals:
+        try:
+            made.append(create(p))
+        except Exception as e:  # this one's tickets go back to their pools
+            made.append(e)
+    return made
 
 
 class RatingSource(Protocol):
@@ -70,18 +80,20 @@ class QueueDepth:
 class Matcher:
     """Runs ticks; `start` runs them every `interval` seconds on a daemon thread.
 
-    lease_seconds must exceed the longest create_match call: after it another matcher
+    lease_seconds must exceed the longest create_matches call: after it another matcher
     may take the claim over (harmlessly, thanks to the request id, but wastefully).
     """
 
     def __init__(self, store: TicketStore, creator: MatchCreator, policy: Policy,
                  clock: Callable[[], float] = time.time, *, lease_seconds: float = 30.0,
-                 interval: float = 0.1, workers: int = 8) -> None:
+                 interval: float = 0.1, workers: int = 8, batch: int = 16) -> None:
         self._store, self._creator, self._policy, self._clock = store, creator, policy, clock
         self._lease = lease_seconds
         self._interval = interval
-        # Matches are created concurrently: with a remote rules service the round trips,
-        # not this loop, bound the throughput.
+        # Matches are created `batch` to a call (fewer round trips, and the rules service
+        # writes those of a call together), several calls at once: with a remote rules
+        # service the round trips, not this loop, bound the throughput.
+        self._batch = max(1, batch)
         self._pool = ThreadPoolExecutor(max(1, workers), thread_name_prefix="matcher-create")
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -107,21 +119,23 @@ class Matcher:
         return sum(len(p.ticket_ids) for p, _ in done)
 
     def _settle(self, proposals: Sequence[Proposal]) -> list[tuple[Proposal, str]]:
-        match_ids = list(self._pool.map(self._create, proposals))
+        chunks = [proposals[i:i + self._batch] for i in range(0, len(proposals), self._batch)]
+        match_ids = [m for made in self._pool.map(self._create, chunks) for m in made]
         done = [(p, m) for p, m in zip(proposals, match_ids, strict=True) if m is not None]
         self._store.release([p for p, m in zip(proposals, match_ids, strict=True) if m is None])
         self._store.assign(done)
         return done
 
-    def _create(self, p: Proposal) -> str | None:
+    def _create(self, chunk: Sequence[Proposal]) -> list[str | None]:
         try:
-            if p.campaign_id:
-                return self._creator.create_match(p.game_id, p.scenario_id, p.seats,
-                                                  p.request_id, p.campaign_id, p.campaign_teams)
-            return self._creator.create_match(p.game_id, p.scenario_id, p.seats, p.request_id)
+            made = self._creator.create_matches(chunk)
         except Exception:  # any failure: the tickets go back to their pools
-            log.exception("creating match %s failed; releasing its tickets", p.request_id)
-            return None
+            log.exception("creating %d matches failed; releasing their tickets", len(chunk))
+            return [None] * len(chunk)
+        for p, m in zip(chunk, made, strict=True):
+            if isinstance(m, Exception):
+                log.error("creating match %s failed (%s); releasing its tickets", p.request_id, m)
+        return [m if isinstance(m, str) else None for m in made]
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="matcher", daemon=True)

@@ -91,6 +91,12 @@ class Proposal:
         return humans + [(None, self.bot)] * self.bot_seats
 
     @property
+    def teams(self) -> list[str]:
+        """Each seat's campaign team, in seat order ("" for none, and for bot seats)."""
+        return [*self.campaign_teams, *[""] * (self.bot_seats + len(self.player_ids)
+                                               - len(self.campaign_teams))]
+
+    @property
     def request_id(self) -> str:
         """Names the proposal, so that creating its match twice (a matcher retrying after a
         crash) gives the rules service the same idempotency key."""

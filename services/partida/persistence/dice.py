@@ -9,13 +9,21 @@ connection: an ORM session cost more CPU than the statements themselves.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import sqlalchemy as sa
 
 from partida.persistence import models, records, rows
 from partida.persistence.db import dialect_insert
 from partida.persistence.group_commit import GroupCommit
 from partida.platform.batching import Pending
-from partida.platform.errors import FailedPrecondition, InvalidArgument, NotFound
+from partida.platform.errors import (
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    ServiceError,
+)
 
 _STREAMS = models.table(models.DiceStream)
 _C = _STREAMS.c
@@ -47,11 +55,42 @@ class DiceStreams:
         """Stores a new stream with its first `reserve` positions handed out; if the match
         has one already, hands out its next `reserve` positions instead. Returns the stream's
         commitment and the first position handed out."""
-        if reserve < 0:
-            raise InvalidArgument("reserve must not be negative")
-        if self._stream_starts.run(match_id, (seed, commitment, reserve)):
-            return commitment, 0
-        with self._writer.begin() as conn:  # the match had a stream: an earlier call's
+        outcome = self.create_streams([(match_id, seed, commitment, reserve)])[0]
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    def create_streams(self, items: Sequence[tuple[str, bytes, bytes, int]]
+                       ) -> list[tuple[bytes, int] | Exception]:
+        """Several `create_stream` at once, items (match_id, seed, commitment, reserve), each
+        kept or refused alone: per item, the (commitment, first position) or why it was
+        refused. A failure that is no refusal (the database's) fails the whole call.
+
+        The new streams are written by one group commit (one transaction, one INSERT); an
+        item whose match already had a stream is then served on its own."""
+        outcome: list[tuple[bytes, int] | Exception | None] = [None] * len(items)
+        queued: list[tuple[int, tuple[str, Any]]] = []
+        for i, (match_id, seed, commitment, reserve) in enumerate(items):
+            if reserve < 0:
+                outcome[i] = InvalidArgument("reserve must not be negative")
+            else:
+                queued.append((i, (match_id, (seed, commitment, reserve))))
+        done = self._stream_starts.run_all([item for _, item in queued])
+        for (i, (match_id, (_, commitment, reserve))), pending in zip(queued, done, strict=True):
+            if pending.error is not None:
+                raise pending.error  # the writer refuses nothing: the batch itself failed
+            try:
+                outcome[i] = ((commitment, 0) if pending.result
+                              else self._existing_stream(match_id, reserve))
+            except ServiceError as e:  # e.g. its stream is revealed: refused alone
+                outcome[i] = e
+        return outcome  # type: ignore[return-value]  # every slot is filled by now
+
+    def _existing_stream(self, match_id: str, reserve: int) -> tuple[bytes, int]:
+        """An earlier call's stream: its commitment and its next `reserve` positions. A
+        transaction of its own, so no caller holds several streams' locks at once (no
+        deadlock between two batches advancing the same streams in other orders)."""
+        with self._writer.begin() as conn:
             stored = conn.execute(sa.select(_C.commitment)
                                   .where(_C.match_id == match_id)).scalar_one()
             first = self._advance_on(conn, match_id, reserve) if reserve else 0

@@ -13,11 +13,12 @@ from typing import Any
 import grpc
 import sqlalchemy as sa
 
-from partida.persistence import convert, models, validate
+from partida.persistence import convert, models, records, validate
 from partida.persistence.records import Page
 from partida.persistence.store import PersistenceStore
 from partida.platform import metrics
 from partida.platform.auth import Authority, Principal, require_player, require_service
+from partida.platform.batch_calls import answer_each
 from partida.platform.calls import caller
 from partida.platform.errors import (
     InvalidArgument,
@@ -43,9 +44,9 @@ def _page_fields(page: Page) -> dict[str, Any]:
 
 
 # The store's writes, timed by TimedStore: the durable record's and the dice streams'.
-WRITES = ("create_player", "record_match", "start_match", "update_seat", "append_log",
-          "append_logs", "finish_match",
-          "create_stream", "advance", "reveal")
+WRITES = ("create_player", "record_match", "start_match", "start_matches", "update_seat",
+          "append_log", "append_logs", "finish_match",
+          "create_stream", "create_streams", "advance", "reveal")
 
 
 class TimedStore:
@@ -86,12 +87,12 @@ def live_matches(engine: sa.Engine) -> Callable[[], dict[str, int]]:
     return count
 
 
-def _append_result(outcome: tuple[int, bytes] | Exception) -> pb.AppendLogResult:
-    if isinstance(outcome, ServiceError):
-        return pb.AppendLogResult(code=outcome.code.value[0], message=outcome.message)
-    if isinstance(outcome, Exception):
-        raise outcome  # not a refusal (the database failed): the whole call fails
-    return pb.AppendLogResult(last_sequence=outcome[0], last_hash=outcome[1])
+def _new_match(request: pb.RecordMatchRequest) -> tuple[records.Match, list[records.LogRecord]]:
+    """A RecordMatch request's match and set-up (empty: none), checked."""
+    if not request.HasField("match"):
+        raise InvalidArgument("match is required")
+    return (validate.new_match(request.match),
+            validate.log_records(request.setup) if request.setup else [])
 
 
 class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
@@ -100,14 +101,34 @@ class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
 
     def RecordMatch(self, request: pb.RecordMatchRequest, context: Any) -> pb.RecordMatchResponse:
         require_service(caller())
-        if not request.HasField("match"):
-            raise InvalidArgument("match is required")
-        match = validate.new_match(request.match)
-        if not request.setup:
+        match, setup = _new_match(request)
+        if not setup:
             self._store.record_match(match)
             return pb.RecordMatchResponse()
-        written = self._store.start_match(match, validate.log_records(request.setup))
-        return pb.RecordMatchResponse(setup_written=written)
+        return pb.RecordMatchResponse(setup_written=self._store.start_match(match, setup))
+
+    def RecordMatches(self, request: pb.RecordMatchesRequest,
+                      context: Any) -> pb.RecordMatchesResponse:
+        require_service(caller())
+        if not 1 <= len(request.matches) <= validate.MAX_MATCHES:
+            raise InvalidArgument(f"matches must hold 1 to {validate.MAX_MATCHES} matches")
+        return pb.RecordMatchesResponse(results=answer_each(
+            request.matches, _new_match, self._start_all, pb.RecordMatchResult,
+            lambda written: {"setup_written": written}))
+
+    def _start_all(self, starts: list[tuple[records.Match, list[records.LogRecord]]]
+                   ) -> list[bool | Exception]:
+        """Whether each start wrote its set-up, or its refusal. The matches with a set-up start
+        together, sharing a transaction; one without is recorded alone, as RecordMatch does."""
+        written = iter(self._store.start_matches([start for start in starts if start[1]]))
+        return [next(written) if setup else self._record_alone(match) for match, setup in starts]
+
+    def _record_alone(self, match: records.Match) -> bool | Exception:
+        try:
+            self._store.record_match(match)
+        except ServiceError as e:
+            return e
+        return False  # no set-up: none written
 
     def UpdateSeat(self, request: pb.UpdateSeatRequest, context: Any) -> pb.UpdateSeatResponse:
         require_service(caller())
@@ -127,18 +148,11 @@ class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
         require_service(caller())
         if not 1 <= len(request.appends) <= validate.MAX_APPENDS:
             raise InvalidArgument(f"appends must hold 1 to {validate.MAX_APPENDS} appends")
-        results: list[pb.AppendLogResult | None] = []
-        valid: list[tuple[str, list[Any]]] = []
-        for append in request.appends:  # a malformed append is refused alone
-            try:
-                valid.append((validate.identifier("match_id", append.match_id),
-                              validate.log_records(append.records)))
-                results.append(None)
-            except ServiceError as e:
-                results.append(pb.AppendLogResult(code=e.code.value[0], message=e.message))
-        stored = iter(self._store.append_logs(valid))
-        return pb.AppendLogsResponse(results=[_append_result(next(stored)) if r is None else r
-                                              for r in results])
+        return pb.AppendLogsResponse(results=answer_each(
+            request.appends, lambda append: (validate.identifier("match_id", append.match_id),
+                                             validate.log_records(append.records)),
+            self._store.append_logs, pb.AppendLogResult,
+            lambda head: {"last_sequence": head[0], "last_hash": head[1]}))
 
     def FinishMatch(self, request: pb.FinishMatchRequest, context: Any) -> pb.FinishMatchResponse:
         require_service(caller())

@@ -26,6 +26,7 @@ MAX_REASON = 1024
 MAX_SEATS = 64
 MAX_RECORDS = 1000  # per AppendLog call
 MAX_APPENDS = 1000  # per AppendLogs call
+MAX_MATCHES = 1000  # per RecordMatches call
 MAX_RATINGS = 1000  # per GetRatings call
 DEFAULT_PAGE, MAX_PAGE = 20, 100
 

@@ -329,12 +329,14 @@ class LocalCreator:
     def __init__(self, matches: Any) -> None:
         self.matches = matches
 
-    def create_match(self, game_id: str, scenario_id: str,
-                     seats: list[tuple[str | None, str | None]], request_id: str,
-                     campaign_id: str = "", campaign_teams: Sequence[str] = ()) -> str:
+    def create_matches(self, proposals: Sequence[Any]) -> list[str | Exception]:
+        from partida.matchmaking.matcher import each_alone
+        return each_alone(self._create, proposals)
+
+    def _create(self, p: Any) -> str:
         from partida.rules.session import SeatMeta
-        teams = list(campaign_teams) + [""] * (len(seats) - len(campaign_teams))
-        metas = [SeatMeta(p or "", "bot" if b else "human", b or "", team)
-                 for (p, b), team in zip(seats, teams, strict=True)]
-        return str(self.matches.create(game_id, scenario_id, metas, {}, request_id=request_id,
-                                       campaign_id=campaign_id).match_id)
+        metas = [SeatMeta(player or "", "bot" if bot else "human", bot or "", team)
+                 for (player, bot), team in zip(p.seats, p.teams, strict=True)]
+        return str(self.matches.create(p.game_id, p.scenario_id, metas, {},
+                                       request_id=p.request_id,
+                                       campaign_id=p.campaign_id).match_id)

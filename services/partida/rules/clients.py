@@ -4,11 +4,12 @@ processes. Calls carry the rules service's token."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import grpc
 
+from partida.matchmaking.pools import Proposal
 from partida.persistence import records
 from partida.persistence.campaigns import check_seats
 from partida.persistence.convert import campaign_of
@@ -34,14 +35,42 @@ _STATUS = {code.value[0]: code for code in grpc.StatusCode}
 _CONTROLLER = {common_pb2.SEAT_CONTROLLER_HUMAN: "human", common_pb2.SEAT_CONTROLLER_BOT: "bot"}
 
 
+def _settle(batch: list[Pending], send: Callable[[], Sequence[Any]],
+            refusal: Callable[[grpc.StatusCode | None, str], Exception] | None = None) -> None:
+    """Gives each item of a batch its result from a call made for the whole batch, whose
+    results (in the batch's order) carry a status code each. A refused item gets
+    `refusal(code, message)`, by default what a failed call of its own would have raised
+    through the call context (UNAVAILABLE); the call failing fails every item so."""
+    try:
+        results = send()
+    except grpc.RpcError as e:  # each fails; its retry finds it if it was stored
+        for p in batch:
+            p.error = Unavailable(downstream_failure(e.code()))
+        return
+    for p, result in zip(batch, results, strict=True):
+        if result.code == 0:
+            p.result = result
+            continue
+        code = _STATUS.get(result.code)
+        p.error = (refusal(code, result.message) if refusal is not None
+                   else Unavailable(downstream_failure(code)))
+
+
 class DiceClient(ServiceClient):
     def __init__(self, channel: grpc.Channel, token: str, timeout: float = 5.0) -> None:
         super().__init__(dice_pb2_grpc.DiceServiceStub(channel), token, timeout)
+        # Streams of matches created at the same moment go in one CreateStreams call.
+        self._creates = Batcher(self._create_batch, max_batch=256)  # it takes 1000
 
     def create_stream(self, match_id: str, draw: int = 0
                       ) -> tuple[bytes, tuple[int, Sequence[int]]]:
-        r = self.call("CreateStream", dice_pb2.CreateStreamRequest(match_id=match_id, draw=draw))
+        r = self._creates.run(match_id, dice_pb2.CreateStreamRequest(match_id=match_id,
+                                                                     draw=draw)).stream
         return bytes(r.commitment), (r.first_position, list(r.values))
+
+    def _create_batch(self, batch: list[Pending]) -> None:
+        _settle(batch, lambda: self.call("CreateStreams", dice_pb2.CreateStreamsRequest(
+            streams=[p.payload for p in batch])).results)
 
     def draw(self, match_id: str, count: int) -> tuple[int, Sequence[int]]:
         r = self.call("Draw", dice_pb2.DrawRequest(match_id=match_id, count=count))
@@ -87,15 +116,27 @@ def _get_campaign(client: ServiceClient, campaign_id: str) -> persistence_pb2.Ca
         raise
 
 
+def _append_refusal(code: grpc.StatusCode | None, message: str) -> Exception:
+    if code == grpc.StatusCode.ALREADY_EXISTS:  # another writer got there first
+        return AlreadyExists(message)
+    return Unavailable(downstream_failure(code))
+
+
 class LedgerClient(ServiceClient):
     def __init__(self, channel: grpc.Channel, token: str, timeout: float = 5.0) -> None:
         super().__init__(persistence_pb2_grpc.PersistenceServiceStub(channel), token, timeout)
         self._appends = Batcher(self._append_batch, max_batch=256)  # AppendLogs takes 1000
+        # Matches created at the same moment are recorded in one RecordMatches call.
+        self._records = Batcher(self._record_batch, max_batch=256)  # it takes 1000
 
     def record_match(self, session: Session, setup: list[LogEntry]) -> bool:
-        reply = self.call("RecordMatch", persistence_pb2.RecordMatchRequest(
+        reply = self._records.run(session.match_id, persistence_pb2.RecordMatchRequest(
             match=protos.match(session), setup=[record_to_proto(e) for e in setup]))
         return bool(reply.setup_written)
+
+    def _record_batch(self, batch: list[Pending]) -> None:
+        _settle(batch, lambda: self.call("RecordMatches", persistence_pb2.RecordMatchesRequest(
+            matches=[p.payload for p in batch])).results)
 
     def check_campaign(self, session: Session) -> None:
         check_seats(campaign_of(_get_campaign(self, session.campaign_id)), session.game_id,
@@ -108,19 +149,8 @@ class LedgerClient(ServiceClient):
             match_id=match_id, records=[record_to_proto(e) for e in entries]))
 
     def _append_batch(self, batch: list[Pending]) -> None:
-        try:
-            reply = self.call("AppendLogs", persistence_pb2.AppendLogsRequest(
-                appends=[p.payload for p in batch]))
-        except grpc.RpcError as e:  # each action fails; its retry finds it if it was stored
-            for p in batch:
-                p.error = Unavailable(downstream_failure(e.code()))
-            return
-        for p, result in zip(batch, reply.results, strict=True):
-            code = grpc.StatusCode.OK if result.code == 0 else _STATUS.get(result.code)
-            if code == grpc.StatusCode.ALREADY_EXISTS:  # another writer got there first
-                p.error = AlreadyExists(result.message)
-            elif code != grpc.StatusCode.OK:
-                p.error = Unavailable(downstream_failure(code))
+        _settle(batch, lambda: self.call("AppendLogs", persistence_pb2.AppendLogsRequest(
+            appends=[p.payload for p in batch])).results, _append_refusal)
 
     def finish_match(self, match_id: str, outcome: dict[str, Any], seed: bytes) -> None:
         self.call("FinishMatch", persistence_pb2.FinishMatchRequest(
@@ -156,16 +186,20 @@ class RulesCreator(ServiceClient):
     def __init__(self, channel: grpc.Channel, token: str, timeout: float = 10.0) -> None:
         super().__init__(rules_pb2_grpc.RulesServiceStub(channel), token, timeout)
 
-    def create_match(self, game_id: str, scenario_id: str,
-                     seats: list[tuple[str | None, str | None]], request_id: str,
-                     campaign_id: str = "", campaign_teams: Sequence[str] = ()) -> str:
-        teams = list(campaign_teams) + [""] * (len(seats) - len(campaign_teams))
-        r = self.call("CreateMatch", rules_pb2.CreateMatchRequest(
-            game_id=game_id, scenario_id=scenario_id, request_id=request_id,
-            campaign_id=campaign_id,
-            seats=[rules_pb2.SeatRequest(player_id=p or "", bot=b or "", campaign_team=team)
-                   for (p, b), team in zip(seats, teams, strict=True)]))
-        return str(r.match.match_id)
+    def create_matches(self, proposals: Sequence[Proposal]) -> list[str | Exception]:
+        reply = self.call("CreateMatches", rules_pb2.CreateMatchesRequest(
+            matches=[_create_request(p) for p in proposals]))
+        return [str(r.match.match_id) if r.code == 0
+                else RuntimeError(f"refused ({_STATUS.get(r.code)}): {r.message}")
+                for r in reply.results]
+
+
+def _create_request(p: Proposal) -> rules_pb2.CreateMatchRequest:
+    return rules_pb2.CreateMatchRequest(
+        game_id=p.game_id, scenario_id=p.scenario_id, request_id=p.request_id,
+        campaign_id=p.campaign_id,
+        seats=[rules_pb2.SeatRequest(player_id=player or "", bot=bot or "", campaign_team=team)
+               for (player, bot), team in zip(p.seats, p.teams, strict=True)])
 
 
 class PersistenceRatings(ServiceClient):

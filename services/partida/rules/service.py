@@ -3,15 +3,19 @@ what `Matches` does."""
 
 from __future__ import annotations
 
+import contextvars
 import json
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+
+import grpc
 
 from partida.engine import Action, all_games
 from partida.platform import metrics
 from partida.platform.auth import require_player, require_service
-from partida.platform.calls import caller
-from partida.platform.errors import InvalidArgument
+from partida.platform.calls import caller, downstream_failure
+from partida.platform.errors import InvalidArgument, ServiceError
 from partida.rules import protos
 from partida.rules.matches import Matches
 from partida.rules.session import SeatMeta, Wake
@@ -21,6 +25,8 @@ from partida.v1 import common_pb2, rules_pb2, rules_pb2_grpc
 # goes away is woken at once (session.Wake), so this only sets the cost of idle feeds.
 STREAM_WAIT_SECONDS = 20.0
 MAX_SEATS = 16
+MAX_CREATES = 100  # matches per CreateMatches call
+CREATORS = 16  # matches of CreateMatches calls created at once, in all
 
 
 def _seat_arg(request: Any) -> int | None:
@@ -39,6 +45,18 @@ def _options(text: str) -> dict[str, Any]:
     return value
 
 
+def _outcome(create: Callable[[Any], Any], request: Any) -> Any:
+    """One match of CreateMatches: created, or refused as CreateMatch would refuse it (a
+    service it depends on failing is UNAVAILABLE, as the call context makes it)."""
+    try:
+        return rules_pb2.CreateMatchResult(match=create(request))
+    except ServiceError as e:
+        return rules_pb2.CreateMatchResult(code=e.code.value[0], message=e.message)
+    except grpc.RpcError as e:
+        return rules_pb2.CreateMatchResult(code=grpc.StatusCode.UNAVAILABLE.value[0],
+                                           message=downstream_failure(e.code()))
+
+
 def count_applied(game_id: str, kind: str) -> None:
     """Matches' `on_applied` hook: actions applied by game and kind (players' and bots'
     submissions, resignations and timed-out decisions; a repeat is not applied again)."""
@@ -50,6 +68,7 @@ def count_applied(game_id: str, kind: str) -> None:
 class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
     def __init__(self, matches: Matches, bot_names: Any = None) -> None:
         self.matches = matches
+        self._creators = ThreadPoolExecutor(CREATORS, thread_name_prefix="create")
         self._bot_names: Callable[[str], list[str]] = bot_names or (lambda game_id: [])
 
     def ListGames(self, request: Any, context: Any) -> Any:  # noqa: N802 (gRPC names)
@@ -58,6 +77,20 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
 
     def CreateMatch(self, request: Any, context: Any) -> Any:  # noqa: N802
         require_service(caller())
+        return rules_pb2.CreateMatchResponse(match=self._create(request))
+
+    def CreateMatches(self, request: Any, context: Any) -> Any:  # noqa: N802
+        require_service(caller())
+        if not 1 <= len(request.matches) <= MAX_CREATES:
+            raise InvalidArgument(f"matches must hold 1 to {MAX_CREATES} matches")
+        # Side by side, so that their calls to the dice and persistence services travel
+        # together (the clients batch what arrives at once); each in the caller's context.
+        made = [self._creators.submit(contextvars.copy_context().run, _outcome, self._create, m)
+                for m in request.matches]
+        return rules_pb2.CreateMatchesResponse(results=[f.result() for f in made])
+
+    def _create(self, request: Any) -> Any:
+        """CreateMatch's work: the match created, or the refusal raised."""
         if not 1 <= len(request.seats) <= MAX_SEATS:
             raise InvalidArgument(f"a match has 1 to {MAX_SEATS} seats")
         seats = []
@@ -72,7 +105,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
                                 _options(request.options_json), request.decision_timeout_seconds,
                                 request.spectator_delay_actions, request.request_id,
                                 campaign_id=request.campaign_id)
-        return rules_pb2.CreateMatchResponse(match=protos.match(s, bytes.fromhex(s.seed)))
+        return protos.match(s, bytes.fromhex(s.seed))
 
     def GetMatch(self, request: Any, context: Any) -> Any:  # noqa: N802
         require_player(caller())

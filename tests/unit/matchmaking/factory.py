@@ -4,8 +4,10 @@ as input, so these need not be registered engines)."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 
-from partida.matchmaking.pools import Policy, Table
+from partida.matchmaking.matcher import each_alone
+from partida.matchmaking.pools import Policy, Proposal, Table
 from partida.matchmaking.tickets import SEARCHING, Ticket
 
 CATALOG = {
@@ -41,6 +43,10 @@ class RecordingCreator:
                 match_id = f"match-{len(self.matches)}"
                 self.matches[request_id] = (match_id, game_id, scenario_id, list(seats))
             return self.matches[request_id][0]
+
+    def create_matches(self, proposals: Sequence[Proposal]) -> list[str | Exception]:
+        return each_alone(lambda p: self.create_match(p.game_id, p.scenario_id, p.seats,
+                                                      p.request_id), proposals)
 
     def by_match(self) -> dict[str, tuple[str, str, list[tuple[str | None, str | None]]]]:
         with self.lock:

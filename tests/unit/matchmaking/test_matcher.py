@@ -65,3 +65,45 @@ def test_the_background_thread_matches_on_its_own():
                 assert changes.wait(5)
     finally:
         m.stop()
+
+
+class ChunkedCreator(RecordingCreator):
+    """Records the size of every create_matches call; refuses the proposals of `refused`
+    tickets, and fails a whole call that holds `lost` ones."""
+
+    def __init__(self, refused: str = "", lost: str = "") -> None:
+        super().__init__()
+        self.calls: list[int] = []
+        self.refused, self.lost = refused, lost
+
+    def create_matches(self, proposals):
+        with self.lock:
+            self.calls.append(len(proposals))
+        if any(t in self.lost for p in proposals for t in p.ticket_ids):
+            raise RuntimeError("the rules service went away")
+        return [RuntimeError("refused") if p.ticket_ids[0] in self.refused
+                else self.create_match(p.game_id, p.scenario_id, p.seats, p.request_id)
+                for p in proposals]
+
+
+def test_matches_are_created_a_batch_to_a_call_each_kept_or_released_alone():
+    store, clock = MemoryTicketStore(), [NOW + 1]
+    for t in "abcdefghij":
+        new(store, t)
+    creator = ChunkedCreator(refused="c")
+    m = Matcher(store, creator, POLICY, clock=lambda: clock[0], workers=2, batch=2)
+    assert m.tick() == 8  # five tables of two, in calls of two, two, one; one refused
+    assert sorted(creator.calls) == [1, 2, 2]
+    assert statuses(store, "c", "d") == [SEARCHING, SEARCHING]  # released for the next tick
+    assert all(store.get(t).status == ASSIGNED for t in "abefghij")
+    assert len(creator.matches) == 4
+
+
+def test_a_failed_call_releases_only_the_tickets_of_its_batch():
+    store, clock = MemoryTicketStore(), [NOW + 1]
+    for t in "abcd":
+        new(store, t)
+    creator = ChunkedCreator(lost="a")
+    m = Matcher(store, creator, POLICY, clock=lambda: clock[0], workers=1, batch=1)
+    assert m.tick() == 2
+    assert [store.get(t).status for t in "abcd"] == [SEARCHING, SEARCHING, ASSIGNED, ASSIGNED]

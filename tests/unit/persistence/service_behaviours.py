@@ -64,6 +64,17 @@ def record_request(match_id: str = "m2", **fields: Any) -> pb.RecordMatchRequest
     return pb.RecordMatchRequest(match=match)
 
 
+def start_request(match_id: str, **fields: Any) -> pb.RecordMatchRequest:
+    """RecordMatch of a new match (record_request's fields) with its set-up."""
+    return pb.RecordMatchRequest(match=record_request(match_id, **fields).match,
+                                 setup=[convert.record_pb(setup_record())])
+
+
+def codes(results: Any) -> list[Code]:
+    """The status code of each result of a batch call."""
+    return [next(c for c in Code if c.value[0] == r.code) for r in results]
+
+
 def append_request(*records: Any, match_id: str = "m1") -> pb.AppendLogRequest:
     return pb.AppendLogRequest(match_id=match_id, records=[
         r if isinstance(r, pb.LogRecord) else convert.record_pb(r) for r in records])
@@ -141,6 +152,7 @@ BAD_REQUESTS = {
 
 WRITES = {
     "RecordMatch": record_request(),
+    "RecordMatches": pb.RecordMatchesRequest(matches=[record_request()]),
     "AppendLog": append_request(action(2)),
     "FinishMatch": finish_request(),
     "FindLogRecord": pb.FindLogRecordRequest(match_id="m1", request_id="req-1"),
@@ -280,9 +292,9 @@ class PersistenceServiceBehaviours(Served):
             append_request(record_pb(5, kind="cheat")),             # malformed
             append_request(action(9, request_id="gap")),            # leaves a gap
         ]), metadata=SERVICE)
-        codes = [Code(next(c for c in Code if c.value[0] == r.code)) for r in reply.results]
-        assert codes == [Code.OK, Code.OK, Code.OK, Code.ALREADY_EXISTS, Code.NOT_FOUND,
-                         Code.INVALID_ARGUMENT, Code.FAILED_PRECONDITION]
+        assert codes(reply.results) == [Code.OK, Code.OK, Code.OK, Code.ALREADY_EXISTS,
+                                        Code.NOT_FOUND, Code.INVALID_ARGUMENT,
+                                        Code.FAILED_PRECONDITION]
         assert [r.last_sequence for r in reply.results[:3]] == [2, 1, 4]
         assert all(r.message for r in reply.results[3:])
         m1_log, m3_log = store.get_match_log("m1")[1], store.get_match_log("m3")[1]
@@ -297,6 +309,55 @@ class PersistenceServiceBehaviours(Served):
         one = pb.AppendLogsRequest(appends=[append_request(action(2))])
         assert status(stub.AppendLogs, one, PLAYER) == Code.PERMISSION_DENIED
         assert len(store.get_match_log("m1")[1]) == 2
+
+    def test_several_matches_in_one_call_are_recorded_or_refused_alone(self, stub, store, m1,
+                                                                       monkeypatch):
+        m1_before, start_matches, batches = store.get_match_log("m1"), store.start_matches, []
+        monkeypatch.setattr(store, "start_matches", lambda starts: batches.append(
+            [match.match_id for match, _ in starts]) or start_matches(starts))
+        requests = [
+            start_request("m5"),                                    # new
+            start_request("m1"),                                    # a repeat: m1 stands
+            record_request("m8"),                                   # new, no set-up
+            start_request("m6", decision_timeout_seconds=30),       # new
+            pb.RecordMatchRequest(),                                # malformed: no match
+            start_request("m1", seats=[common_pb2.Seat(             # m1 with other seats
+                player_id="p9", controller=common_pb2.SEAT_CONTROLLER_HUMAN)]),
+            pb.RecordMatchRequest(match=record_request("m7").match,  # set-up not first
+                                  setup=[record_pb(1)]),
+            start_request(""),                                      # malformed: no id
+            record_request("m1", seats=[common_pb2.Seat(            # the same, no set-up
+                player_id="p9", controller=common_pb2.SEAT_CONTROLLER_HUMAN)]),
+        ]
+        reply = stub.RecordMatches(pb.RecordMatchesRequest(matches=requests), metadata=SERVICE)
+        assert codes(reply.results) == [Code.OK] * 4 + [
+            Code.INVALID_ARGUMENT, Code.ALREADY_EXISTS, Code.INVALID_ARGUMENT,
+            Code.INVALID_ARGUMENT, Code.ALREADY_EXISTS]
+        assert batches == [["m5", "m1", "m6", "m1", "m7"]]  # the set-ups share a transaction
+        assert [r.setup_written for r in reply.results] == [True, False, False, True] + [
+            False] * 5
+        assert not any(r.message for r in reply.results[:4])
+        assert all(r.message for r in reply.results[4:])
+        for i, match_id in [(0, "m5"), (2, "m8"), (3, "m6")]:  # the new ones, as sent
+            log = stub.GetMatchLog(pb.GetMatchLogRequest(match_id=match_id), metadata=SERVICE)
+            sent = requests[i]
+            assert (log.match.seats, log.match.decision_timeout_seconds) == (
+                sent.match.seats, sent.match.decision_timeout_seconds)
+            assert [(r.sequence, r.events_json) for r in log.records] == [
+                (r.sequence, r.events_json) for r in sent.setup]  # m8's is empty
+        assert store.get_match_log("m1") == m1_before
+        unknown = pb.GetMatchLogRequest(match_id="m7")
+        assert status(stub.GetMatchLog, unknown, SERVICE) == Code.NOT_FOUND
+
+    def test_record_matches_is_refused_whole_when_the_call_is_bad(self, stub, store):
+        too_many = pb.RecordMatchesRequest(matches=[start_request("m5")] * 1001)
+        assert status(stub.RecordMatches, too_many, SERVICE) == Code.INVALID_ARGUMENT
+        none = pb.RecordMatchesRequest()
+        assert status(stub.RecordMatches, none, SERVICE) == Code.INVALID_ARGUMENT
+        one = pb.RecordMatchesRequest(matches=[start_request("m5")])
+        assert status(stub.RecordMatches, one, PLAYER) == Code.PERMISSION_DENIED
+        unknown = pb.GetMatchLogRequest(match_id="m5")
+        assert status(stub.GetMatchLog, unknown, SERVICE) == Code.NOT_FOUND
 
     def test_a_replayed_append_is_already_exists(self, stub, m1):
         assert status(stub.AppendLog, append_request(action(2)), SERVICE) == Code.OK

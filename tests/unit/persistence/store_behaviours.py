@@ -491,6 +491,33 @@ class DiceBehaviours:
             assert sorted(first for _, first in answers) == [0, 3, 6]
             assert store.get_stream(f"m{m}").next_position == 9
 
+    def test_create_streams_answers_each_as_create_stream_would_in_one_insert(self, store,
+                                                                              engine):
+        store.create_stream("old", SEED, COMMITMENT, reserve=2)
+        store.create_stream("shown", SEED, COMMITMENT)
+        store.reveal("shown")
+        statements: list[str] = []
+        sa.event.listen(engine, "before_cursor_execute",
+                        lambda conn, cursor, sql, *rest: statements.append(sql.split("(")[0]))
+        outcomes = store.create_streams([
+            ("m1", b"s1", b"c1", 3),
+            ("old", b"other", b"other-commitment", 4),  # had a stream: its next positions
+            ("m2", b"s2", b"c2", 2),
+            ("m2", b"s3", b"c3", 5),                    # twice in one call: one stream
+            ("m3", b"s4", b"c4", -1),                   # refused alone
+            ("shown", b"s5", b"c5", 1),                 # revealed: refused alone
+        ])
+        assert outcomes[:4] == [(b"c1", 0), (COMMITMENT, 2), (b"c2", 0), (b"c2", 2)]
+        assert isinstance(outcomes[4], InvalidArgument)
+        assert isinstance(outcomes[5], FailedPrecondition)
+        inserts = [s.split()[2] for s in statements if s.startswith("INSERT")]
+        assert inserts == ["dice_streams"], statements
+        assert store.get_stream("m1") == records.DiceStream("m1", b"s1", b"c1", 3, False)
+        assert store.get_stream("old").next_position == 6
+        assert store.get_stream("m2") == records.DiceStream("m2", b"s2", b"c2", 7, False)
+        with pytest.raises(NotFound):
+            store.get_stream("m3")
+
     def test_advance_hands_out_consecutive_positions(self, store):
         store.create_stream("m1", SEED, COMMITMENT)
         assert [store.advance("m1", n) for n in (3, 1, 5)] == [0, 3, 4]

@@ -1,0 +1,37 @@
+"""Calls that carry many entries (AppendLogs, RecordMatches, CreateStreams), each entry
+kept or refused alone, as the call for one entry would keep or refuse it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from partida.platform.errors import ServiceError
+
+E = TypeVar("E")  # an entry of a batch call
+R = TypeVar("R")  # its result
+
+
+def answer_each(entries: Sequence[E], check: Callable[[E], Any],
+                store_all: Callable[[list[Any]], Sequence[Any]], result: Callable[..., R],
+                fields: Callable[[Any], dict[str, Any]]) -> list[R]:
+    """The entries of a batch call, each kept or refused alone: every entry is checked, the
+    well-formed ones go to `store_all` in one call (so they share its transaction), and each
+    gets its `result`, in the request's order: the `fields` of its outcome, or the code and
+    message of its refusal (a ServiceError: malformed, or refused by the store)."""
+    checked: list[Any] = []
+    for entry in entries:  # a malformed entry is refused alone; the others go on
+        try:
+            checked.append(check(entry))
+        except ServiceError as e:
+            checked.append(e)
+    stored = iter(store_all([c for c in checked if not isinstance(c, ServiceError)]))
+    results: list[R] = []
+    for outcome in (c if isinstance(c, ServiceError) else next(stored) for c in checked):
+        if isinstance(outcome, ServiceError):
+            results.append(result(code=outcome.code.value[0], message=outcome.message))
+        elif isinstance(outcome, Exception):
+            raise outcome  # not a refusal (the database failed): the whole call fails
+        else:
+            results.append(result(**fields(outcome)))
+    return results
