@@ -35,7 +35,7 @@ _STATUS = {code.value[0]: code for code in grpc.StatusCode}
 _CONTROLLER = {common_pb2.SEAT_CONTROLLER_HUMAN: "human", common_pb2.SEAT_CONTROLLER_BOT: "bot"}
 
 
-def _settle(batch: list[Pending], send: Callable[[], Sequence[Any]],
+def settle_batch(batch: list[Pending], send: Callable[[], Sequence[Any]],
             refusal: Callable[[grpc.StatusCode | None, str], Exception] | None = None) -> None:
     """Gives each item of a batch its result from a call made for the whole batch, whose
     results (in the batch's order) carry a status code each. A refused item gets
@@ -69,7 +69,7 @@ class DiceClient(ServiceClient):
         return bytes(r.commitment), (r.first_position, list(r.values))
 
     def _create_batch(self, batch: list[Pending]) -> None:
-        _settle(batch, lambda: self.call("CreateStreams", dice_pb2.CreateStreamsRequest(
+        settle_batch(batch, lambda: self.call("CreateStreams", dice_pb2.CreateStreamsRequest(
             streams=[p.payload for p in batch])).results)
 
     def draw(self, match_id: str, count: int) -> tuple[int, Sequence[int]]:
@@ -116,7 +116,7 @@ def _get_campaign(client: ServiceClient, campaign_id: str) -> persistence_pb2.Ca
         raise
 
 
-def _append_refusal(code: grpc.StatusCode | None, message: str) -> Exception:
+def append_refusal(code: grpc.StatusCode | None, message: str) -> Exception:
     if code == grpc.StatusCode.ALREADY_EXISTS:  # another writer got there first
         return AlreadyExists(message)
     return Unavailable(downstream_failure(code))
@@ -135,7 +135,7 @@ class LedgerClient(ServiceClient):
         return bool(reply.setup_written)
 
     def _record_batch(self, batch: list[Pending]) -> None:
-        _settle(batch, lambda: self.call("RecordMatches", persistence_pb2.RecordMatchesRequest(
+        settle_batch(batch, lambda: self.call("RecordMatches", persistence_pb2.RecordMatchesRequest(
             matches=[p.payload for p in batch])).results)
 
     def check_campaign(self, session: Session) -> None:
@@ -149,8 +149,8 @@ class LedgerClient(ServiceClient):
             match_id=match_id, records=[record_to_proto(e) for e in entries]))
 
     def _append_batch(self, batch: list[Pending]) -> None:
-        _settle(batch, lambda: self.call("AppendLogs", persistence_pb2.AppendLogsRequest(
-            appends=[p.payload for p in batch])).results, _append_refusal)
+        settle_batch(batch, lambda: self.call("AppendLogs", persistence_pb2.AppendLogsRequest(
+            appends=[p.payload for p in batch])).results, append_refusal)
 
     def finish_match(self, match_id: str, outcome: dict[str, Any], seed: bytes) -> None:
         self.call("FinishMatch", persistence_pb2.FinishMatchRequest(
