@@ -99,7 +99,9 @@ class DiceStreams:
     def _write_streams(self, conn: sa.Connection, batch: list[Pending]) -> None:
         """Inserts the batch's new streams; each item's result: whether its own was stored
         (not when the match had one, nor for a second asking for the same match)."""
-        first = {item.key: item for item in reversed(batch)}
+        first: dict[str, Pending] = {}  # in key order, as the batch (see _insert_starts)
+        for item in batch:
+            first.setdefault(item.key, item)
         now = models.utcnow()
         stored = set(conn.execute(self._new_streams, [
             {"match_id": key, "seed": item.payload[0], "commitment": item.payload[1],

@@ -197,8 +197,11 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
 
     def _insert_starts(self, conn: sa.Connection, batch: list[Pending]) -> Callable[[], None]:
         # One start per match is tried; another of the same match is a repeat, settled
-        # against what the first one leaves.
-        first = {item.key: item for item in reversed(batch)}
+        # against what the first one leaves. In key order, as every batch: two writers'
+        # batches wait on each other's rows in one order, never in a cycle.
+        first: dict[str, Pending] = {}
+        for item in batch:
+            first.setdefault(item.key, item)
         new = {row.match_id: row for row in conn.execute(
             self._new_match, [rows.match_values(item.payload[0]) for item in first.values()])}
         fresh = [item for item in first.values() if item.key in new]
