@@ -239,6 +239,23 @@ class LogBehaviours:
         for m in ("m1", "m3", "old"):
             assert [r.sequence for r in _log(store, m)] == [0]
 
+    def test_two_replicas_starting_the_same_matches_at_once_write_each_set_up_once(
+            self, engine):
+        # Two persistence replicas (each its own group commit) asked to start the same
+        # matches, in opposite orders, at the same moment: neither deadlocks, and each
+        # match's set-up is written by exactly one of them.
+        replicas = [PersistenceStore(engine), PersistenceStore(engine)]
+        for round_ in range(5):
+            ids = [f"r{round_}-m{i}" for i in range(6)]
+            starts = [(a_match(match_id=m), [setup_record()]) for m in ids]
+            orders = [starts, starts[::-1]]
+            outcomes = race(2, lambda i, orders=orders: replicas[i].start_matches(orders[i]))
+            first, second = outcomes[0], outcomes[1][::-1]
+            assert all(not isinstance(o, Exception) for o in first + second), outcomes
+            assert [a + b for a, b in zip(first, second, strict=True)] == [1] * len(ids)
+            for m in ids:
+                assert [r.sequence for r in _log(replicas[0], m)] == [0]
+
     def test_a_set_up_refused_in_a_batch_leaves_the_other_starts_written(self, store):
         # Seat 5 of a two-seat match: refused only once the match row is in, which undoes the
         # batch; each start then runs alone.
