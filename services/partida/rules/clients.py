@@ -9,6 +9,7 @@ from typing import Any
 
 import grpc
 
+from partida.matchmaking.matcher import each_alone
 from partida.matchmaking.pools import Proposal
 from partida.persistence import records
 from partida.persistence.campaigns import check_seats
@@ -36,14 +37,24 @@ _CONTROLLER = {common_pb2.SEAT_CONTROLLER_HUMAN: "human", common_pb2.SEAT_CONTRO
 
 
 def settle_batch(batch: list[Pending], send: Callable[[], Sequence[Any]],
-            refusal: Callable[[grpc.StatusCode | None, str], Exception] | None = None) -> None:
+                 refusal: Callable[[grpc.StatusCode | None, str], Exception] | None = None,
+                 alone: Callable[[Any], Any] | None = None) -> None:
     """Gives each item of a batch its result from a call made for the whole batch, whose
     results (in the batch's order) carry a status code each. A refused item gets
     `refusal(code, message)`, by default what a failed call of its own would have raised
-    through the call context (UNAVAILABLE); the call failing fails every item so."""
+    through the call context (UNAVAILABLE); the call failing fails every item so. A service
+    too old for the batch call (UNIMPLEMENTED, during a rolling upgrade) is asked for each
+    item alone instead, by `alone(payload)`, when given."""
     try:
         results = send()
     except grpc.RpcError as e:  # each fails; its retry finds it if it was stored
+        if alone is not None and e.code() == grpc.StatusCode.UNIMPLEMENTED:
+            for p in batch:
+                try:
+                    p.result = alone(p.payload)
+                except grpc.RpcError as failed:
+                    p.error = Unavailable(downstream_failure(failed.code()))
+            return
         for p in batch:
             p.error = Unavailable(downstream_failure(e.code()))
         return
@@ -70,7 +81,8 @@ class DiceClient(ServiceClient):
 
     def _create_batch(self, batch: list[Pending]) -> None:
         settle_batch(batch, lambda: self.call("CreateStreams", dice_pb2.CreateStreamsRequest(
-            streams=[p.payload for p in batch])).results)
+            streams=[p.payload for p in batch])).results,
+            alone=lambda one: dice_pb2.CreateStreamResult(stream=self.call("CreateStream", one)))
 
     def draw(self, match_id: str, count: int) -> tuple[int, Sequence[int]]:
         r = self.call("Draw", dice_pb2.DrawRequest(match_id=match_id, count=count))
@@ -135,8 +147,11 @@ class LedgerClient(ServiceClient):
         return bool(reply.setup_written)
 
     def _record_batch(self, batch: list[Pending]) -> None:
-        settle_batch(batch, lambda: self.call("RecordMatches", persistence_pb2.RecordMatchesRequest(
-            matches=[p.payload for p in batch])).results)
+        settle_batch(
+            batch, lambda: self.call("RecordMatches", persistence_pb2.RecordMatchesRequest(
+                matches=[p.payload for p in batch])).results,
+            alone=lambda one: persistence_pb2.RecordMatchResult(
+                setup_written=self.call("RecordMatch", one).setup_written))
 
     def check_campaign(self, session: Session) -> None:
         check_seats(campaign_of(_get_campaign(self, session.campaign_id)), session.game_id,
@@ -187,8 +202,15 @@ class RulesCreator(ServiceClient):
         super().__init__(rules_pb2_grpc.RulesServiceStub(channel), token, timeout)
 
     def create_matches(self, proposals: Sequence[Proposal]) -> list[str | Exception]:
-        reply = self.call("CreateMatches", rules_pb2.CreateMatchesRequest(
-            matches=[_create_request(p) for p in proposals]))
+        try:
+            reply = self.call("CreateMatches", rules_pb2.CreateMatchesRequest(
+                matches=[_create_request(p) for p in proposals]))
+        except grpc.RpcError as e:
+            if e.code() != grpc.StatusCode.UNIMPLEMENTED:
+                raise
+            # A rules service older than CreateMatches (a rolling upgrade): one at a time.
+            return each_alone(lambda p: str(self.call("CreateMatch", _create_request(p))
+                                            .match.match_id), proposals)
         return [str(r.match.match_id) if r.code == 0
                 else RuntimeError(f"refused ({_STATUS.get(r.code)}): {r.message}")
                 for r in reply.results]

@@ -2,13 +2,24 @@
 AppendLogs, RecordMatches and CreateStreams carry the calls of several callers at once, and
 each caller must get what a call of its own would have given it."""
 
+from concurrent import futures
+
 import grpc
 import pytest
 
+from partida.matchmaking.pools import Proposal
 from partida.platform.batching import Pending
 from partida.platform.errors import AlreadyExists, Unavailable
-from partida.rules.clients import append_refusal, settle_batch
-from partida.v1 import persistence_pb2
+from partida.rules.clients import (
+    DiceClient,
+    LedgerClient,
+    RulesCreator,
+    append_refusal,
+    settle_batch,
+)
+from partida.rules.ports import LogEntry
+from partida.rules.session import SeatMeta, Session
+from partida.v1 import common_pb2, dice_pb2, persistence_pb2, rules_pb2
 
 
 class Failed(grpc.RpcError):
@@ -60,3 +71,87 @@ def test_a_failed_call_fails_every_caller_of_it():
 def test_results_must_answer_every_caller():
     with pytest.raises(ValueError):  # a reply short of results is a broken service, not OK
         settle_batch(_batch(2), lambda: [_result(grpc.StatusCode.OK)])
+
+
+class Unimplemented(grpc.RpcError):
+    def code(self) -> grpc.StatusCode:
+        return grpc.StatusCode.UNIMPLEMENTED
+
+
+def test_a_service_too_old_for_the_batch_call_is_asked_one_at_a_time():
+    batch = [Pending(f"m{i}", i) for i in range(3)]
+
+    def send():
+        raise Unimplemented()
+
+    def alone(payload):
+        if payload == 1:
+            raise Failed()
+        return _result(grpc.StatusCode.OK, f"alone {payload}")
+    settle_batch(batch, send, append_refusal, alone)
+    assert [p.result.message if p.result else None for p in batch] == ["alone 0", None,
+                                                                       "alone 2"]
+    assert isinstance(batch[1].error, Unavailable) and "DEADLINE_EXCEEDED" in \
+        batch[1].error.message
+    # Without a way to ask alone, UNIMPLEMENTED fails the batch like any failed call.
+    again = _batch(2)
+    settle_batch(again, send)
+    assert all(isinstance(p.error, Unavailable) and "UNIMPLEMENTED" in p.error.message
+               for p in again)
+
+
+@pytest.fixture
+def old_services():
+    """A real gRPC server answering as services older than the batch calls would: only
+    RulesService.CreateMatch, DiceService.CreateStream and PersistenceService.RecordMatch
+    (every other method, CreateMatches among them, is UNIMPLEMENTED)."""
+    asked: list[str] = []
+
+    def create_match(request, context):
+        asked.append(request.request_id)
+        return rules_pb2.CreateMatchResponse(match=common_pb2.Match(
+            match_id=f"made-{request.request_id}"))
+
+    def create_stream(request, context):
+        return dice_pb2.CreateStreamResponse(commitment=request.match_id.encode(),
+                                             first_position=0, values=[7] * request.draw)
+
+    def record_match(request, context):
+        return persistence_pb2.RecordMatchResponse(setup_written=bool(request.setup))
+
+    def handler(service, method, behaviour, request_type):
+        return grpc.method_handlers_generic_handler(service, {method: (
+            grpc.unary_unary_rpc_method_handler(
+                behaviour, request_deserializer=request_type.FromString,
+                response_serializer=lambda m: m.SerializeToString()))})
+
+    server = grpc.server(futures.ThreadPoolExecutor(4))
+    server.add_generic_rpc_handlers((
+        handler("partida.v1.RulesService", "CreateMatch", create_match,
+                rules_pb2.CreateMatchRequest),
+        handler("partida.v1.DiceService", "CreateStream", create_stream,
+                dice_pb2.CreateStreamRequest),
+        handler("partida.v1.PersistenceService", "RecordMatch", record_match,
+                persistence_pb2.RecordMatchRequest)))
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        yield channel, asked
+    server.stop(0)
+
+
+def test_clients_fall_back_to_single_calls_on_services_older_than_the_batch_calls(
+        old_services):
+    channel, asked = old_services
+    proposals = [Proposal("montanas", "standard", (f"t{i}",), (f"p{i}",), bot_seats=1,
+                          bot="heuristic") for i in range(2)]
+    made = RulesCreator(channel, "token").create_matches(proposals)
+    assert made == [f"made-{p.request_id}" for p in proposals]
+    assert asked == [p.request_id for p in proposals]
+    assert DiceClient(channel, "token").create_stream("m1", 3) == (b"m1", (0, [7, 7, 7]))
+    session = Session(match_id="m1", game_id="montanas", scenario_id="standard",
+                      seats=[SeatMeta("p1", "human", "", "")], options={}, commitment="00",
+                      created_at=0.0, decision_timeout=0, spectator_delay=0)
+    ledger = LedgerClient(channel, "token")
+    setup = LogEntry(0, "setup", -1, "", "r", [], [], [])
+    assert ledger.record_match(session, [setup]) is True
