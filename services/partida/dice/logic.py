@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from partida.dice import streams
+from partida.platform.batch_calls import only
 from partida.platform.errors import InvalidArgument
 
 
@@ -35,10 +36,7 @@ class Dice:
     def create_stream(self, match_id: str, draw: int = 0
                       ) -> tuple[bytes, tuple[int, Sequence[int]]]:
         """The stream's commitment, and its next `draw` values (first position, values)."""
-        outcome = self.create_streams([(match_id, draw)])[0]
-        if isinstance(outcome, Exception):
-            raise outcome
-        return outcome
+        return only(self.create_streams([(match_id, draw)]))
 
     def create_streams(self, requests: Sequence[tuple[str, int]]
                        ) -> list[tuple[bytes, tuple[int, Sequence[int]]] | Exception]:

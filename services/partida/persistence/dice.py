@@ -17,7 +17,8 @@ import sqlalchemy as sa
 from partida.persistence import models, records, rows
 from partida.persistence.db import dialect_insert
 from partida.persistence.group_commit import GroupCommit
-from partida.platform.batching import Pending
+from partida.platform.batch_calls import only
+from partida.platform.batching import Pending, first_of_each_key
 from partida.platform.errors import (
     FailedPrecondition,
     InvalidArgument,
@@ -55,10 +56,7 @@ class DiceStreams:
         """Stores a new stream with its first `reserve` positions handed out; if the match
         has one already, hands out its next `reserve` positions instead. Returns the stream's
         commitment and the first position handed out."""
-        outcome = self.create_streams([(match_id, seed, commitment, reserve)])[0]
-        if isinstance(outcome, Exception):
-            raise outcome
-        return outcome
+        return only(self.create_streams([(match_id, seed, commitment, reserve)]))
 
     def create_streams(self, items: Sequence[tuple[str, bytes, bytes, int]]
                        ) -> list[tuple[bytes, int] | Exception]:
@@ -99,9 +97,7 @@ class DiceStreams:
     def _write_streams(self, conn: sa.Connection, batch: list[Pending]) -> None:
         """Inserts the batch's new streams; each item's result: whether its own was stored
         (not when the match had one, nor for a second asking for the same match)."""
-        first: dict[str, Pending] = {}  # in key order, as the batch (see _insert_starts)
-        for item in batch:
-            first.setdefault(item.key, item)
+        first = first_of_each_key(batch)
         now = models.utcnow()
         stored = set(conn.execute(self._new_streams, [
             {"match_id": key, "seed": item.payload[0], "commitment": item.payload[1],

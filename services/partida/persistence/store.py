@@ -22,7 +22,8 @@ from partida.persistence.db import WRITE, dialect_insert, session_factory
 from partida.persistence.dice import DiceStreams
 from partida.persistence.group_commit import GroupCommit
 from partida.persistence.log_append import LogAppender
-from partida.platform.batching import Pending
+from partida.platform.batch_calls import only
+from partida.platform.batching import Pending, first_of_each_key
 from partida.platform.errors import (
     AlreadyExists,
     FailedPrecondition,
@@ -137,10 +138,7 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
         transaction. Recording the same match again changes nothing, and then its set-up is
         appended unless the log holds those sequences already (an earlier call's set-up,
         which stands): returns whether this call wrote `setup`."""
-        outcome = self.start_matches([(match, setup)])[0]
-        if isinstance(outcome, Exception):
-            raise outcome
-        return outcome
+        return only(self.start_matches([(match, setup)]))
 
     def start_matches(self, starts: Sequence[tuple[records.Match, Sequence[records.LogRecord]]]
                       ) -> list[bool | Exception]:
@@ -197,11 +195,8 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
 
     def _insert_starts(self, conn: sa.Connection, batch: list[Pending]) -> Callable[[], None]:
         # One start per match is tried; another of the same match is a repeat, settled
-        # against what the first one leaves. In key order, as every batch: two writers'
-        # batches wait on each other's rows in one order, never in a cycle.
-        first: dict[str, Pending] = {}
-        for item in batch:
-            first.setdefault(item.key, item)
+        # against what the first one leaves.
+        first = first_of_each_key(batch)
         new = {row.match_id: row for row in conn.execute(
             self._new_match, [rows.match_values(item.payload[0]) for item in first.values()])}
         fresh = [item for item in first.values() if item.key in new]

@@ -10,6 +10,7 @@ from partida.platform.errors import ServiceError
 
 E = TypeVar("E")  # an entry of a batch call
 R = TypeVar("R")  # its result
+T = TypeVar("T")
 
 
 def answer_each(entries: Sequence[E], check: Callable[[E], Any],
@@ -35,3 +36,12 @@ def answer_each(entries: Sequence[E], check: Callable[[E], Any],
         else:
             results.append(result(**fields(outcome)))
     return results
+
+
+def only(outcomes: Sequence[T | Exception]) -> T:
+    """The outcome of a batch of one entry (the single call made of the batched one): its
+    result, or its refusal raised."""
+    [outcome] = outcomes
+    if isinstance(outcome, Exception):
+        raise outcome
+    return outcome

@@ -29,6 +29,16 @@ class Pending:
 Handler = Callable[[list[Pending]], None]
 
 
+def first_of_each_key(batch: list[Pending]) -> dict[str, Pending]:
+    """The first item of each key, in the batch's (key) order: writers that insert one row per
+    key take these, and settle the other items of a key as repeats. Two writers' batches then
+    wait on each other's rows in one order, never in a cycle."""
+    first: dict[str, Pending] = {}
+    for item in batch:
+        first.setdefault(item.key, item)
+    return first
+
+
 class Batcher:
     def __init__(self, handle: Handler, max_batch: int = 256) -> None:
         self._handle = handle

@@ -164,10 +164,8 @@ class CallContextInterceptor(PerMethod):
             try:
                 tokens = self._enter(context, request)
                 return behavior(request, context)
-            except ServiceError as e:
-                context.abort(e.code, e.message)
-            except grpc.RpcError as e:  # a service this one depends on failed or timed out
-                context.abort(grpc.StatusCode.UNAVAILABLE, _downstream(e))
+            except (ServiceError, grpc.RpcError) as e:
+                context.abort(*failure_status(e))
             finally:
                 _reset(tokens)
         return call
@@ -181,10 +179,8 @@ class CallContextInterceptor(PerMethod):
                 player = None if principal is None or principal.is_service else principal.subject
                 with self._slot(player):
                     yield from behavior(request, context)
-            except ServiceError as e:
-                context.abort(e.code, e.message)
-            except grpc.RpcError as e:
-                context.abort(grpc.StatusCode.UNAVAILABLE, _downstream(e))
+            except (ServiceError, grpc.RpcError) as e:
+                context.abort(*failure_status(e))
             finally:
                 _reset(tokens)
         return call
@@ -209,8 +205,13 @@ class CallContextInterceptor(PerMethod):
             self._slots.give(player)
 
 
-def _downstream(e: grpc.RpcError) -> str:
-    return downstream_failure(e.code() if hasattr(e, "code") else None)
+def failure_status(e: ServiceError | grpc.RpcError) -> tuple[grpc.StatusCode, str]:
+    """The status a call answers when `e` ends it: a refusal's own, or UNAVAILABLE when a
+    service this one depends on failed or timed out."""
+    if isinstance(e, ServiceError):
+        return e.code, e.message
+    return grpc.StatusCode.UNAVAILABLE, downstream_failure(
+        e.code() if hasattr(e, "code") else None)
 
 
 def downstream_failure(code: grpc.StatusCode | None) -> str:

@@ -14,7 +14,7 @@ import grpc
 from partida.engine import Action, all_games
 from partida.platform import metrics
 from partida.platform.auth import require_player, require_service
-from partida.platform.calls import caller, downstream_failure
+from partida.platform.calls import caller, failure_status
 from partida.platform.errors import InvalidArgument, ServiceError
 from partida.rules import protos
 from partida.rules.matches import Matches
@@ -46,15 +46,13 @@ def _options(text: str) -> dict[str, Any]:
 
 
 def _outcome(create: Callable[[Any], Any], request: Any) -> Any:
-    """One match of CreateMatches: created, or refused as CreateMatch would refuse it (a
-    service it depends on failing is UNAVAILABLE, as the call context makes it)."""
+    """One match of CreateMatches: created, or refused with the status CreateMatch would
+    answer."""
     try:
         return rules_pb2.CreateMatchResult(match=create(request))
-    except ServiceError as e:
-        return rules_pb2.CreateMatchResult(code=e.code.value[0], message=e.message)
-    except grpc.RpcError as e:
-        return rules_pb2.CreateMatchResult(code=grpc.StatusCode.UNAVAILABLE.value[0],
-                                           message=downstream_failure(e.code()))
+    except (ServiceError, grpc.RpcError) as e:
+        code, message = failure_status(e)
+        return rules_pb2.CreateMatchResult(code=code.value[0], message=message)
 
 
 def count_applied(game_id: str, kind: str) -> None:

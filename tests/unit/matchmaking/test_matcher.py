@@ -86,13 +86,18 @@ class ChunkedCreator(RecordingCreator):
                 for p in proposals]
 
 
-def test_matches_are_created_a_batch_to_a_call_each_kept_or_released_alone():
-    store, clock = MemoryTicketStore(), [NOW + 1]
-    for t in "abcdefghij":
+def _one_tick(tickets: str, creator, **matcher) -> tuple[MemoryTicketStore, int]:
+    """A store holding `tickets`, and how many of them one tick of a Matcher assigned."""
+    store = MemoryTicketStore()
+    for t in tickets:
         new(store, t)
+    return store, Matcher(store, creator, POLICY, clock=lambda: NOW + 1, **matcher).tick()
+
+
+def test_matches_are_created_a_batch_to_a_call_each_kept_or_released_alone():
     creator = ChunkedCreator(refused="c")
-    m = Matcher(store, creator, POLICY, clock=lambda: clock[0], workers=2, batch=2)
-    assert m.tick() == 8  # five tables of two, in calls of two, two, one; one refused
+    store, assigned = _one_tick("abcdefghij", creator, workers=2, batch=2)
+    assert assigned == 8  # five tables of two, in calls of two, two, one; one refused
     assert sorted(creator.calls) == [1, 2, 2]
     assert statuses(store, "c", "d") == [SEARCHING, SEARCHING]  # released for the next tick
     assert all(store.get(t).status == ASSIGNED for t in "abefghij")
@@ -100,10 +105,6 @@ def test_matches_are_created_a_batch_to_a_call_each_kept_or_released_alone():
 
 
 def test_a_failed_call_releases_only_the_tickets_of_its_batch():
-    store, clock = MemoryTicketStore(), [NOW + 1]
-    for t in "abcd":
-        new(store, t)
-    creator = ChunkedCreator(lost="a")
-    m = Matcher(store, creator, POLICY, clock=lambda: clock[0], workers=1, batch=1)
-    assert m.tick() == 2
+    store, assigned = _one_tick("abcd", ChunkedCreator(lost="a"), workers=1, batch=1)
+    assert assigned == 2
     assert [store.get(t).status for t in "abcd"] == [SEARCHING, SEARCHING, ASSIGNED, ASSIGNED]

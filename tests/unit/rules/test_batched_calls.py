@@ -23,8 +23,14 @@ from partida.v1 import common_pb2, dice_pb2, persistence_pb2, rules_pb2
 
 
 class Failed(grpc.RpcError):
+    """A call that failed with `status` (a deadline passed, by default)."""
+
+    def __init__(self, status: grpc.StatusCode = grpc.StatusCode.DEADLINE_EXCEEDED) -> None:
+        super().__init__()
+        self.status = status
+
     def code(self) -> grpc.StatusCode:
-        return grpc.StatusCode.DEADLINE_EXCEEDED
+        return self.status
 
 
 def _batch(n: int) -> list[Pending]:
@@ -73,16 +79,11 @@ def test_results_must_answer_every_caller():
         settle_batch(_batch(2), lambda: [_result(grpc.StatusCode.OK)])
 
 
-class Unimplemented(grpc.RpcError):
-    def code(self) -> grpc.StatusCode:
-        return grpc.StatusCode.UNIMPLEMENTED
-
-
 def test_a_service_too_old_for_the_batch_call_is_asked_one_at_a_time():
     batch = [Pending(f"m{i}", i) for i in range(3)]
 
     def send():
-        raise Unimplemented()
+        raise Failed(grpc.StatusCode.UNIMPLEMENTED)
 
     def alone(payload):
         if payload == 1:
