@@ -8,8 +8,8 @@ The loads: clients acting back to back (the most the stack serves; latency there
 mostly the wait in line); an offered 200 actions/s (one per match per second) for the
 latency of a call below saturation; offered rates stepped up to find the highest served
 with a submit p99 under 25 ms; and back to back again while 1,000 idle live feeds are held
-open on the server (players watching quiet matches). The PostgreSQL of these runs has
-fsync off (devstack's throwaway server), so commits cost less than on a durable disk.
+open on the server (players watching quiet matches). The PostgreSQL of these runs is a
+durable one, as in production: a commit waits for its WAL to reach the disk.
 Each run also measures the machine's gRPC floors (floors.py) to read the stack against.
 """
 
@@ -393,7 +393,8 @@ def latency_capacity(addresses: list[str], seconds: float = 25.0) -> float:
 def run_split(seconds: float = 20.0) -> dict[str, float]:
     """The multi-process stack on real Redis and PostgreSQL, with two rules replicas."""
     out: dict[str, float] = {}
-    with postgres_server() as pg, redis_server() as r, split_stack(r, pg, worker=False) as stack:
+    with postgres_server(durable=True) as pg, redis_server() as r, \
+            split_stack(r, pg, worker=False) as stack:
         replica = add_rules_replica(stack)
         pids = stack_pids(stack, r, pg)
         load = client_load([stack.address, replica], seconds=seconds, server_pids=pids)
@@ -416,7 +417,8 @@ def run_split(seconds: float = 20.0) -> dict[str, float]:
         out.update(matchmaking_seats_per_s=rate, matchmaking_seeks_refused_and_retried=refused,
                    matchmaking_stack_cpu_ms_per_seat=sum(per_seat.values()))
         out.update({f"  of which {name}, per seat": cpu for name, cpu in sorted(per_seat.items())})
-    with postgres_server() as pg, redis_server() as r, split_stack(r, pg, worker=True) as stack:
+    with postgres_server(durable=True) as pg, redis_server() as r, \
+            split_stack(r, pg, worker=True) as stack:
         _, alone, _ = bot_load(stack, matches=1, seconds=seconds / 2)
         every = [pid for pids in stack_pids(stack, r, pg).values() for pid in pids]
         rate, p50, cpu = bot_load(stack, seconds=seconds, pids=every)

@@ -71,3 +71,14 @@ def test_a_port_is_claimed_across_processes_until_its_claim_is_old(monkeypatch, 
     old = time.time() - servers.CLAIM_SECONDS - 1
     os.utime(tmp_path / str(port), (old, old))
     assert servers._claim(port)
+
+
+@pytest.mark.parametrize("durable, flushed", [(True, "on"), (False, "off")])
+def test_only_a_durable_postgres_flushes_its_commits(durable, flushed):
+    # The benchmark and `partida stack` run durable, as production does; the tests' own
+    # throwaway clusters do not wait for the disk.
+    with servers.postgres_server(durable=durable) as url, \
+            sa.create_engine(url).connect() as conn:
+        settings = {name: conn.execute(sa.text(f"show {name}")).scalar()
+                    for name in ("fsync", "synchronous_commit", "full_page_writes")}
+    assert settings == dict.fromkeys(settings, flushed)

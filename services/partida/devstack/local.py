@@ -29,7 +29,7 @@ def up(folder: Path) -> dict[str, object]:
     redis_proc, redis_url = start_redis(folder / "redis", detach=True)
     pids = {"redis": redis_proc.pid}
     try:
-        pg_proc, pg_url = start_postgres(folder / "postgres", detach=True)
+        pg_proc, pg_url = start_postgres(folder / "postgres", detach=True, durable=True)
         pids["postgres"] = pg_proc.pid
         stack = start_split(folder, redis_url, pg_url, detach=True, ports=dict(PORTS),
                             metrics_ports=dict(METRICS_PORTS))

@@ -106,11 +106,18 @@ def _pg_bin(name: str) -> str:
     return found
 
 
-def start_postgres(folder: Path, port: int | None = None, detach: bool = False
-                   ) -> tuple[subprocess.Popen, str]:
+# A throwaway cluster (the tests') writes nothing through to disk: a crash of the machine
+# would lose it, which no test minds, and tests run faster. A durable one keeps PostgreSQL's
+# defaults, as a production database does: a commit returns once its WAL is flushed.
+_THROWAWAY = ("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
+
+
+def start_postgres(folder: Path, port: int | None = None, detach: bool = False,
+                   durable: bool = False) -> tuple[subprocess.Popen, str]:
     """Start a PostgreSQL cluster in `folder` (created if empty) with a database "partida";
     returns the process and a SQLAlchemy URL. PostgreSQL refuses to run as root, so as root
-    the cluster belongs to the `postgres` user."""
+    the cluster belongs to the `postgres` user. `durable`: commits are flushed to disk (the
+    benchmark and `partida stack`), else not (see _THROWAWAY)."""
     as_root = os.geteuid() == 0
     user = "postgres" if as_root else pwd.getpwuid(os.geteuid()).pw_name
     run_as = ["runuser", "-u", "postgres", "--"] if as_root else []
@@ -127,8 +134,8 @@ def start_postgres(folder: Path, port: int | None = None, detach: bool = False
     with open(folder / "postgres.log", "ab") as log:
         proc = subprocess.Popen(
             [*run_as, _pg_bin("postgres"), "-D", str(data), "-p", str(port), "-k", str(folder),
-             "-h", "127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
-             "-c", "full_page_writes=off", "-c", "max_connections=300"],
+             "-h", "127.0.0.1", *(() if durable else _THROWAWAY),
+             "-c", "max_connections=300"],
             stdout=log, stderr=subprocess.STDOUT, start_new_session=detach)
     try:
         _wait_for_port(port, proc, "postgres")
@@ -147,10 +154,11 @@ def start_postgres(folder: Path, port: int | None = None, detach: bool = False
 
 
 @contextlib.contextmanager
-def postgres_server() -> Iterator[str]:
-    """A throwaway PostgreSQL cluster; yields a SQLAlchemy URL of an empty database."""
+def postgres_server(durable: bool = False) -> Iterator[str]:
+    """A PostgreSQL cluster removed afterwards; yields a SQLAlchemy URL of an empty database.
+    `durable`: as start_postgres."""
     tmp = Path(tempfile.mkdtemp(prefix="partida-pg-"))
-    proc, url = start_postgres(tmp)
+    proc, url = start_postgres(tmp, durable=durable)
     try:
         yield url
     finally:
