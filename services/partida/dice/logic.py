@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from partida.dice import streams
-from partida.platform.batch_calls import only
+from partida.platform.batch_calls import each_checked, only
 from partida.platform.errors import InvalidArgument
 
 
@@ -26,6 +26,9 @@ class DiceStore(Protocol):
     def get_stream(self, match_id: str) -> Any: ...
 
 
+_Fresh = tuple[str, int, bytes, bytes]  # a stream to create: match_id, draw, seed, commitment
+
+
 class Dice:
     """Commit, draw forward, reveal. Also the rules service's in-process dice port."""
 
@@ -42,27 +45,22 @@ class Dice:
                        ) -> list[tuple[bytes, tuple[int, Sequence[int]]] | Exception]:
         """Several `create_stream` (match_id, draw) in one store call, each created or
         refused alone: per request, its answer or why it was refused."""
-        outcome: list[tuple[bytes, tuple[int, Sequence[int]]] | Exception | None] = \
-            [None] * len(requests)
-        queued: list[tuple[int, str, int, bytes, bytes]] = []
-        for i, (match_id, draw) in enumerate(requests):
-            if not 0 <= draw <= streams.MAX_DRAW:
-                outcome[i] = InvalidArgument(f"draw must be 0 to {streams.MAX_DRAW}")
-                continue
-            seed = streams.new_seed()
-            queued.append((i, match_id, draw, seed, streams.commitment(seed)))
-        stored = self.store.create_streams([(match_id, seed, commitment, draw)
-                                            for _, match_id, draw, seed, commitment in queued])
-        for (i, match_id, draw, seed, ours), answer in zip(queued, stored, strict=True):
-            if isinstance(answer, Exception):
-                outcome[i] = answer
-                continue
-            commitment, first = answer
-            if commitment == ours:  # our seed was stored, not an earlier call's
-                self._remember(match_id, seed)
-            values = streams.values(self._seed(match_id), match_id, first, draw) if draw else []
-            outcome[i] = (commitment, (first, values))
-        return outcome  # type: ignore[return-value]  # every slot is filled by now
+        return each_checked(requests, _with_seed, self._create_all)
+
+    def _create_all(self, requests: list[_Fresh]
+                    ) -> list[tuple[bytes, tuple[int, Sequence[int]]] | Exception]:
+        stored = self.store.create_streams([(match_id, seed, ours, draw)
+                                            for match_id, draw, seed, ours in requests])
+        return [answer if isinstance(answer, Exception) else self._answer(request, *answer)
+                for request, answer in zip(requests, stored, strict=True)]
+
+    def _answer(self, request: _Fresh, commitment: bytes, first: int
+                ) -> tuple[bytes, tuple[int, Sequence[int]]]:
+        match_id, draw, seed, ours = request
+        if commitment == ours:  # our seed was stored, not an earlier call's
+            self._remember(match_id, seed)
+        values = streams.values(self._seed(match_id), match_id, first, draw) if draw else []
+        return commitment, (first, values)
 
     def draw(self, match_id: str, count: int) -> tuple[int, Sequence[int]]:
         if not 1 <= count <= streams.MAX_DRAW:
@@ -87,3 +85,13 @@ class Dice:
             self._seeds.clear()
         self._seeds[match_id] = seed
         return seed
+
+
+def _with_seed(request: tuple[str, int]) -> _Fresh:
+    """A create_stream request (match_id, draw), checked, with a new seed for its stream and
+    the seed's commitment."""
+    match_id, draw = request
+    if not 0 <= draw <= streams.MAX_DRAW:
+        raise InvalidArgument(f"draw must be 0 to {streams.MAX_DRAW}")
+    seed = streams.new_seed()
+    return match_id, draw, seed, streams.commitment(seed)

@@ -10,14 +10,13 @@ connection: an ORM session cost more CPU than the statements themselves.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import sqlalchemy as sa
 
 from partida.persistence import models, records, rows
 from partida.persistence.db import dialect_insert
 from partida.persistence.group_commit import GroupCommit
-from partida.platform.batch_calls import only
+from partida.platform.batch_calls import each_checked, only
 from partida.platform.batching import Pending, first_of_each_key
 from partida.platform.errors import (
     FailedPrecondition,
@@ -66,23 +65,22 @@ class DiceStreams:
 
         The new streams are written by one group commit (one transaction, one INSERT); an
         item whose match already had a stream is then served on its own."""
-        outcome: list[tuple[bytes, int] | Exception | None] = [None] * len(items)
-        queued: list[tuple[int, tuple[str, Any]]] = []
-        for i, (match_id, seed, commitment, reserve) in enumerate(items):
-            if reserve < 0:
-                outcome[i] = InvalidArgument("reserve must not be negative")
-            else:
-                queued.append((i, (match_id, (seed, commitment, reserve))))
-        done = self._stream_starts.run_all([item for _, item in queued])
-        for (i, (match_id, (_, commitment, reserve))), pending in zip(queued, done, strict=True):
+        return each_checked(items, _checked_stream, self._create_all)
+
+    def _create_all(self, items: list[tuple[str, bytes, bytes, int]]
+                    ) -> list[tuple[bytes, int] | Exception]:
+        done = self._stream_starts.run_all([(match_id, (seed, commitment, reserve))
+                                            for match_id, seed, commitment, reserve in items])
+        outcome: list[tuple[bytes, int] | Exception] = []
+        for (match_id, _, commitment, reserve), pending in zip(items, done, strict=True):
             if pending.error is not None:
                 raise pending.error  # the writer refuses nothing: the batch itself failed
             try:
-                outcome[i] = ((commitment, 0) if pending.result
-                              else self._existing_stream(match_id, reserve))
+                outcome.append((commitment, 0) if pending.result
+                               else self._existing_stream(match_id, reserve))
             except ServiceError as e:  # e.g. its stream is revealed: refused alone
-                outcome[i] = e
-        return outcome  # type: ignore[return-value]  # every slot is filled by now
+                outcome.append(e)
+        return outcome
 
     def _existing_stream(self, match_id: str, reserve: int) -> tuple[bytes, int]:
         """An earlier call's stream: its commitment and its next `reserve` positions. A
@@ -140,3 +138,9 @@ def _missing_or_revealed(conn: sa.Connection, match_id: str) -> Exception:
     if _stream(conn, match_id) is None:
         return NotFound(f"no dice stream for match {match_id!r}")
     return FailedPrecondition(f"the dice stream of match {match_id!r} is revealed")
+
+
+def _checked_stream(item: tuple[str, bytes, bytes, int]) -> tuple[str, bytes, bytes, int]:
+    if item[3] < 0:
+        raise InvalidArgument("reserve must not be negative")
+    return item

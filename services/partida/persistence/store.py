@@ -11,7 +11,6 @@ import hashlib
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -22,7 +21,7 @@ from partida.persistence.db import WRITE, dialect_insert, session_factory
 from partida.persistence.dice import DiceStreams
 from partida.persistence.group_commit import GroupCommit
 from partida.persistence.log_append import LogAppender
-from partida.platform.batch_calls import only
+from partida.platform.batch_calls import each_checked, only
 from partida.platform.batching import Pending, first_of_each_key
 from partida.platform.errors import (
     AlreadyExists,
@@ -148,35 +147,35 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
         Every match played starts here, so starts arriving together share a transaction
         (group commit) and are written together, as log appends are. A start the batch
         cannot settle (its match exists, a campaign's checks, a refusal) goes on its own."""
-        outcome: list[bool | Exception | None] = [None] * len(starts)
-        queued: list[tuple[int, tuple[str, Any]]] = []
-        for i, (match, setup) in enumerate(starts):
-            try:
-                _check_setup(setup)
-            except InvalidArgument as e:
-                outcome[i] = e
-                continue
-            if not match.campaign_id:
-                queued.append((i, (match.match_id, (match, setup))))
-        done = self._starts.run_all([item for _, item in queued])
-        batched = {i: pending for (i, _), pending in zip(queued, done, strict=True)}
-        for i, (match, setup) in enumerate(starts):
-            if outcome[i] is not None:
-                continue
-            pending = batched.get(i)
-            settled = _ALONE if pending is None else pending.result
-            if pending is not None and pending.error is not None:
-                if not isinstance(pending.error, IntegrityError | _Refused):
-                    _raise_or_keep(pending.error, outcome, i)
-                    continue
-                settled = _ALONE  # it was alone and refused: on its own it says why
-            try:
-                outcome[i] = (True if settled is True
-                              else self._existing(match, setup)[1] if settled is _EXISTS
-                              else self._record(match, setup)[1])
-            except Exception as e:
-                _raise_or_keep(e, outcome, i)
-        return outcome  # type: ignore[return-value]  # every slot is filled by now
+        return each_checked(starts, _checked_start, self._start_all)
+
+    def _start_all(self, starts: list[tuple[records.Match, Sequence[records.LogRecord]]]
+                   ) -> list[bool | Exception]:
+        # A campaign's start runs alone: its checks are made inside its own transaction.
+        done = iter(self._starts.run_all([(match.match_id, (match, setup))
+                                          for match, setup in starts if not match.campaign_id]))
+        return [self._settle_start(match, setup, None if match.campaign_id else next(done))
+                for match, setup in starts]
+
+    def _settle_start(self, match: records.Match, setup: Sequence[records.LogRecord],
+                      pending: Pending | None) -> bool | Exception:
+        """What the batch left of one start (None: it was not in the batch), finished: True
+        if it wrote its set-up, else whatever a start of its own finds; a refusal is
+        returned, any other failure (the database's) raised, failing the whole call as it
+        would have failed a call of its own."""
+        settled = _ALONE if pending is None else pending.result
+        if pending is not None and pending.error is not None:
+            if not isinstance(pending.error, IntegrityError | _Refused):
+                if not isinstance(pending.error, ServiceError):
+                    raise pending.error
+                return pending.error
+            settled = _ALONE  # it was alone and refused: on its own it says why
+        try:
+            return (True if settled is True
+                    else self._existing(match, setup)[1] if settled is _EXISTS
+                    else self._record(match, setup)[1])
+        except ServiceError as e:
+            return e
 
     def _write_starts(self, conn: sa.Connection, batch: list[Pending]
                       ) -> Callable[[], None] | None:
@@ -341,21 +340,18 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
                     ) -> list[tuple[int, bytes] | Exception]:
         """Several appends (to one or more matches) at once, each kept or refused alone as
         `append_log` would: per append, the new (sequence, hash) or why it was refused."""
-        outcome: list[tuple[int, bytes] | Exception | None] = [None] * len(appends)
-        queued: list[tuple[int, tuple[str, Any]]] = []
-        for i, (match_id, new) in enumerate(appends):
-            try:
-                _check_run(new)
-                queued.append((i, (match_id, (match_id, new))))
-            except InvalidArgument as e:
-                outcome[i] = e
-        done = self._appends.run_all([item for _, item in queued])
-        for (i, _), pending in zip(queued, done, strict=True):
+        return each_checked(appends, _checked_append, self._append_all)
+
+    def _append_all(self, appends: list[tuple[str, Sequence[records.LogRecord]]]
+                    ) -> list[tuple[int, bytes] | Exception]:
+        outcome: list[tuple[int, bytes] | Exception] = []
+        for pending in self._appends.run_all([(match_id, (match_id, new))
+                                              for match_id, new in appends]):
             error = pending.error
             if error is not None and not isinstance(error, Exception):
                 raise error  # KeyboardInterrupt and the like are not a refusal
-            outcome[i] = error if error is not None else pending.result
-        return outcome  # type: ignore[return-value]  # every slot is filled by now
+            outcome.append(error if error is not None else pending.result)
+        return outcome
 
     def get_match_log(self, match_id: str) -> tuple[records.Match, list[records.LogRecord]]:
         with self._read.begin() as s:
@@ -445,18 +441,20 @@ def _check_run(new: Sequence[records.LogRecord]) -> None:
                                   f"is the {records.SETUP!r} record")
 
 
-def _check_setup(setup: Sequence[records.LogRecord]) -> None:
+def _checked_append(append: tuple[str, Sequence[records.LogRecord]]
+                    ) -> tuple[str, Sequence[records.LogRecord]]:
+    _check_run(append[1])
+    return append
+
+
+def _checked_start(start: tuple[records.Match, Sequence[records.LogRecord]]
+                   ) -> tuple[records.Match, Sequence[records.LogRecord]]:
+    """A start whose set-up may begin a log."""
+    setup = start[1]
     _check_run(setup)
     if setup[0].sequence != 0:
         raise InvalidArgument("a set-up starts the log: its first record is sequence 0")
-
-
-def _raise_or_keep(error: BaseException, outcome: list[Any], i: int) -> None:
-    """A refusal is kept as start `i`'s outcome; any other failure (the database's) fails
-    the whole call, as it would have failed a call of its own."""
-    if not isinstance(error, ServiceError):
-        raise error
-    outcome[i] = error
+    return start
 
 
 def _check_outcome(seats: Sequence[records.Seat], outcome: records.Outcome) -> None:
