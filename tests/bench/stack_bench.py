@@ -5,8 +5,9 @@ Client load comes from separate processes, each driving its share of the matches
 gRPC calls, as a client would: ListLegalActions for the seat the last response named (unless
 that response already carried the seat's next actions), then SubmitAction of its default.
 The loads: clients acting back to back (the most the stack serves; latency there is
-mostly the wait in line); an offered 200 actions/s (one per match per second) for the
-latency of a call below saturation; offered rates stepped up to find the highest served
+mostly the wait in line); an offered 200 actions/s (one per match per second, the matches
+at every stage of their lives, as in a steady state: some end and new ones start within the
+run) for the latency of a call below saturation; offered rates stepped up to find the highest served
 with a submit p99 under 25 ms; and back to back again while 1,000 idle live feeds are held
 open on the server (players watching quiet matches). The PostgreSQL of these runs is a
 durable one, as in production: a commit waits for its WAL to reach the disk.
@@ -58,6 +59,7 @@ class Load:
     server_cpu: float = 0.0  # CPU seconds the stack's processes used meanwhile
     server_cpu_by: dict[str, float] = field(default_factory=dict)  # the same, by process
     client_cpu: float = 0.0  # CPU seconds of the client processes
+    endings: list[float] = field(default_factory=list)  # the latencies of match-ending actions
 
     @property
     def rate(self) -> float:
@@ -70,8 +72,9 @@ class Load:
         n = max(1, self.actions)
         return self.server_cpu * 1000 / n, self.client_cpu * 1000 / n
 
-    def pct(self, q: float) -> float:
-        s = sorted(self.latencies)
+    def pct(self, q: float, of: list[float] | None = None) -> float:
+        """The `q` quantile in ms of the latencies (or of those given)."""
+        s = sorted(self.latencies if of is None else of)
         return s[int(q * (len(s) - 1))] * 1000 if s else float("nan")
 
 
@@ -90,57 +93,95 @@ async def _create(stub, players: list[str], bots: list[str] = ()) -> str:
     return r.match.match_id
 
 
+# About how many actions a bench match lasts, each seat taking its default action (3,759
+# actions over 93 matches played back to back on 2026-12-01).
+LIFETIME = 40
+
+
 async def _drive(address: str, matches: int, seconds: float, pace: float = 0.0,
-                 warm: float = 0.0) -> tuple[int, list[float], int, float]:
+                 warm: float = 0.0) -> tuple[int, list[float], int, float, list[float]]:
     """Keep `matches` two-player matches busy for `seconds`; every action is a client's.
     Each match has players of its own, as separate people would. With `pace`, a match's
     actions are started `pace` seconds apart (an offered load), else back to back. Actions
     of the first `warm` seconds are neither counted nor timed; an offered load's matches
     start at random times within them, as players arrive, not in one wave that would come
-    round again each time the matches end together."""
+    round again each time the matches end together. Before an offered load's clock starts,
+    each match is played back to back (untimed) to a random point of its life, so that the
+    run sees matches at every stage, ending and being created as they would be in a steady
+    state: 200 fresh matches would none of them end within the run, and a match's last
+    action, which also closes the match and rates its players, is the slowest one.
+    Returns (actions, their latencies, errors, client CPU, latencies of the match-ending ones)."""
     latencies: list[float] = []
+    endings: list[float] = []
+    uncounted: list[float] = []
     errors = 0
-    stop = time.monotonic() + seconds
-    uncounted = list[float]()
-    since = time.monotonic() + warm
     async with grpc.aio.insecure_channel(address) as channel:
         stub = rules_pb2_grpc.RulesServiceStub(channel)
 
-        async def one_match() -> None:
+        async def step(match_id: str, seat: int, players: list[str], meta: dict,
+                       known: tuple[int, str] | None, timed: list[float]
+                       ) -> tuple[int | None, tuple[int, str] | None]:
+            """The seat's action; on a refusal, who is to act is read again."""
             nonlocal errors
-            players = [f"bench-{uuid.uuid4().hex[:8]}" for _ in range(2)]
-            meta = {p: _token(p) for p in players}
-            if pace:
-                await asyncio.sleep(warm * random.random())
-            while time.monotonic() < stop:
+            try:
+                seat_next, known = await _act(stub, match_id, seat, players, meta, timed, known)
+            except grpc.aio.AioRpcError:
+                errors += 1
+                view = await stub.GetView(rules_pb2.GetViewRequest(
+                    match_id=match_id, seat=0), metadata=meta[players[0]])
+                return (view.decision.seats[0] if view.decision.seats else None), None
+            if seat_next is None and timed is latencies:
+                endings.append(latencies[-1])
+            return seat_next, known
+
+        async def started(players: list[str], meta: dict, skip: int = 0
+                          ) -> tuple[str, int | None, tuple[int, str] | None]:
+            """A new match with its first `skip` actions played: (id, seat to act, known)."""
+            nonlocal errors
+            while True:
                 try:
                     match_id = await _create(stub, players)
+                    break
                 except grpc.aio.AioRpcError:
                     errors += 1
-                    continue
-                seat: int | None = 0  # first_seat 0: seat 0 places the first explorer
-                known = None
-                due = time.monotonic() + pace * random.random()  # matches out of step
+            seat: int | None = 0  # first_seat 0: seat 0 places the first explorer
+            known = None
+            for _ in range(skip):
+                seat, known = await step(match_id, seat, players, meta, known, uncounted)
+                if seat is None:  # over already: a fresh one instead
+                    return await started(players, meta)
+            return match_id, seat, known
+
+        async def one_match(players: list[str], meta: dict,
+                            match: tuple[str, int | None, tuple[int, str] | None] | None
+                            ) -> None:
+            if pace:
+                await asyncio.sleep(warm * random.random())
+            due = time.monotonic() + pace * random.random()  # matches out of step
+            while time.monotonic() < stop:
+                match_id, seat, known = match or await started(players, meta)
+                match = None  # the next one (a match ended) keeps the cadence
                 while time.monotonic() < stop and seat is not None:
                     if pace:  # a match running late does not catch up in a burst
                         await asyncio.sleep(max(0.0, due - time.monotonic()))
                         due = max(due, time.monotonic()) + pace
                         if time.monotonic() >= stop:  # no action after the window
                             break
-                    try:
-                        seat, known = await _act(stub, match_id, seat, players, meta,
-                                                 latencies if time.monotonic() >= since
-                                                 else uncounted, known)
-                    except grpc.aio.AioRpcError:
-                        errors += 1  # read who is to act again and carry on
-                        known = None
-                        view = await stub.GetView(rules_pb2.GetViewRequest(
-                            match_id=match_id, seat=0), metadata=meta[players[0]])
-                        seat = view.decision.seats[0] if view.decision.seats else None
+                    seat, known = await step(match_id, seat, players, meta, known,
+                                             latencies if time.monotonic() >= since
+                                             else uncounted)
 
+        people = [[f"bench-{uuid.uuid4().hex[:8]}" for _ in range(2)] for _ in range(matches)]
+        metas = [{p: _token(p) for p in players} for players in people]
+        first: list[Any] = [None] * matches
+        if pace:
+            first = await asyncio.gather(*(started(players, meta, random.randrange(LIFETIME))
+                                           for players, meta in zip(people, metas, strict=True)))
+        stop = time.monotonic() + seconds
+        since = time.monotonic() + warm
         cpu = time.process_time()
-        await asyncio.gather(*(one_match() for _ in range(matches)))
-    return len(latencies), latencies, errors, time.process_time() - cpu
+        await asyncio.gather(*(one_match(*m) for m in zip(people, metas, first, strict=True)))
+    return len(latencies), latencies, errors, time.process_time() - cpu, endings
 
 
 async def _act(stub, match_id: str, seat: int, players: list[str], meta: dict,
@@ -164,7 +205,7 @@ async def _act(stub, match_id: str, seat: int, players: list[str], meta: dict,
 
 
 def _client_process(args: tuple[str, int, float, float, float]
-                    ) -> tuple[int, list[float], int, float]:
+                    ) -> tuple[int, list[float], int, float, list[float]]:
     return asyncio.run(_drive(*args))
 
 
@@ -185,7 +226,7 @@ def client_load(addresses: list[str], matches: int = 200, seconds: float = 20.0,
     elapsed = seconds - warm if warm else time.monotonic() - start
     return Load(sum(r[0] for r in results), elapsed, [x for r in results for x in r[1]],
                 sum(r[2] for r in results), sum(used.values()), used,
-                sum(r[3] for r in results))
+                sum(r[3] for r in results), [x for r in results for x in r[4]])
 
 
 def stack_pids(stack: Stack, *urls: str) -> dict[str, list[int]]:
@@ -447,7 +488,11 @@ def _offered(load: Load, prefix: str) -> dict[str, float]:
     the server can serve, it is the time a call itself takes."""
     at = f"at_{OFFERED:.0f}_per_s"
     return {f"{prefix}submit_p50_ms_{at}": load.pct(0.5),
-            f"{prefix}submit_p99_ms_{at}": load.pct(0.99), f"{prefix}errors_{at}": load.errors}
+            f"{prefix}submit_p99_ms_{at}": load.pct(0.99),
+            f"{prefix}match_ending_share_of_submits_pct_{at}":
+                100 * len(load.endings) / max(1, load.actions),
+            f"{prefix}match_ending_submit_p50_ms_{at}": load.pct(0.5, load.endings),
+            f"{prefix}errors_{at}": load.errors}
 
 
 # Issue 3's targets: figure -> (at least, at most). The median is judged against them.
