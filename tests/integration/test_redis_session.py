@@ -80,6 +80,20 @@ def test_sessions_share_a_hash_tag_and_expire_when_idle(redis_url):
     assert all(0 < client.ttl(k) <= 60 for k in keys)
 
 
+def test_a_finished_match_is_kept_for_the_finished_ttl_only(redis_url):
+    store = RedisSessionStore.from_url(redis_url, idle_ttl=600, finished_ttl=60)
+    client = redis.Redis.from_url(redis_url)
+    mid = uuid.uuid4().hex
+    store.create(_session(mid))
+    store.commit(_session(mid, 1), 0, _events(1, 1, 1), "r", "x")
+    keys = client.keys(f"match:{{{mid}}}:*")
+    assert len(keys) == 2 and all(60 < client.ttl(k) <= 600 for k in keys)
+    end = _session(mid, 2, 1)
+    end.status = "finished"
+    store.commit(end, 1, _events(2, 1, 2), "r2", "y")
+    assert all(0 < client.ttl(k) <= 60 for k in keys)
+
+
 def test_only_the_last_request_is_remembered(store):
     mid = uuid.uuid4().hex
     store.create(_session(mid))

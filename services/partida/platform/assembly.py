@@ -192,9 +192,10 @@ def _rules(cfg: Settings, auth: Authority, store: Any | None,
 
     token = auth.service_token("rules")
     # A live feed waits on a Redis connection of its own; calls take one each too.
-    sessions = (RedisSessionStore.from_url(cfg.redis_url, cfg.match_idle_ttl_seconds,
+    ttls = (cfg.match_idle_ttl_seconds, cfg.match_finished_ttl_seconds)
+    sessions = (RedisSessionStore.from_url(cfg.redis_url, ttls[0], finished_ttl=ttls[1],
                                            connections=cfg.max_streams + CALL_THREADS)
-                if cfg.redis_url else MemorySessionStore())
+                if cfg.redis_url else MemorySessionStore(*ttls))
     if cfg.redis_url:
         _redis(cfg.redis_url, proc)
     ledger = (LocalLedger(store) if store is not None

@@ -11,6 +11,8 @@ from functools import cache
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from partida.rules.session import FINISHED_TTL, IDLE_TTL
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="PARTIDA_", extra="ignore")
@@ -40,7 +42,9 @@ class Settings(BaseSettings):
 
     # Match behaviour.
     decision_timeout_seconds: int = Field(default=300, ge=0)
-    match_idle_ttl_seconds: int = Field(default=7 * 24 * 3600, ge=60)
+    match_idle_ttl_seconds: int = Field(default=IDLE_TTL, ge=60)
+    # How long a finished match's live session stays (a later read rebuilds it from the log).
+    match_finished_ttl_seconds: int = Field(default=FINISHED_TTL, ge=60)
     ticket_ttl_seconds: int = Field(default=300, ge=5)
     bot_fill_after_seconds: float = Field(default=10.0, ge=0)
     max_message_bytes: int = Field(default=1 << 20, ge=1024)

@@ -8,7 +8,8 @@
                        so that streams waiting on the match wake up
   partida:deadlines    sorted set                decision deadlines (match id by time)
 
-Every key of a match expires when the match has been idle for `idle_ttl` seconds.
+Every key of a match expires when the match has been idle for `idle_ttl` seconds, or
+`finished_ttl` seconds after its end (see session).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 import redis
 
 from partida.platform import jsonio
-from partida.rules.session import EVENTS_KEPT, Session, Wake
+from partida.rules.session import EVENTS_KEPT, FINISHED_TTL, IDLE_TTL, Session, Wake, ttl_of
 
 DEADLINES = "partida:deadlines"
 # The longest an event read may block. The client's socket read timeout is set above it:
@@ -28,7 +29,7 @@ MAX_WAIT_SECONDS = 20.0
 READ_TIMEOUT_SECONDS = MAX_WAIT_SECONDS + 10.0
 
 # KEYS: session, events
-# ARGV: expected version, new version, blob, idle ttl, events kept, request id ("" for none),
+# ARGV: expected version, new version, blob, ttl, events kept, request id ("" for none),
 #       response, mark id ("" for none), then pairs of (seq, event json)
 _COMMIT = """
 local current = redis.call('HGET', KEYS[1], 'version')
@@ -52,21 +53,23 @@ def _key(match_id: str, part: str) -> str:
 
 
 class RedisSessionStore:
-    def __init__(self, client: redis.Redis, idle_ttl: int = 7 * 24 * 3600) -> None:
+    def __init__(self, client: redis.Redis, idle_ttl: int = IDLE_TTL,
+                 finished_ttl: int = FINISHED_TTL) -> None:
         # redis-py types every reply as bytes | str; this client's (no decoding) are bytes.
         self.r: Any = client
         self.idle_ttl = idle_ttl
+        self.finished_ttl = finished_ttl
         self._commit = client.register_script(_COMMIT)
 
     @classmethod
-    def from_url(cls, url: str, idle_ttl: int = 7 * 24 * 3600, connections: int = 600
-                 ) -> RedisSessionStore:
+    def from_url(cls, url: str, idle_ttl: int = IDLE_TTL, connections: int = 600,
+                 finished_ttl: int = FINISHED_TTL) -> RedisSessionStore:
         # Streams hold a connection while they wait (XREAD BLOCK), so `connections` should be
         # one per server thread; a blocking pool makes an extra caller wait, not fail.
         pool = redis.BlockingConnectionPool.from_url(url, max_connections=connections,
                                                      timeout=10,
                                                      socket_timeout=READ_TIMEOUT_SECONDS)
-        return cls(redis.Redis(connection_pool=pool), idle_ttl)
+        return cls(redis.Redis(connection_pool=pool), idle_ttl, finished_ttl)
 
     def load(self, match_id: str) -> Session | None:
         blob = self.r.hget(_key(match_id, "session"), "blob")
@@ -87,7 +90,8 @@ class RedisSessionStore:
         # grow, so marks stay in order, and the next event's "<seq + 1>-0" comes after them).
         mark = (f"{session.event_seq}-{session.version}"
                 if not events and session.version > expected_version else "")
-        args: list[Any] = [expected_version, session.version, session.to_json(), self.idle_ttl,
+        ttl = int(ttl_of(session, self.idle_ttl, self.finished_ttl))
+        args: list[Any] = [expected_version, session.version, session.to_json(), ttl,
                            EVENTS_KEPT, request_id, response, mark]
         for e in events:
             args += [e["seq"], jsonio.dumps(e)]

@@ -3,13 +3,18 @@
 Two stores share one small interface: `MemorySessionStore` for the embedded server and
 `RedisSessionStore` for replicas. The database log is the truth; a session is a cache that
 can be rebuilt from it, so losing one (expiry, a flush) loses nothing acknowledged.
+
+Both let a match go IDLE_TTL after its last write, and a finished one FINISHED_TTL after its
+end: a finished match is only read now and then (its last view, a late follower), and a read
+after that rebuilds it from the log, so it need not hold memory for as long as a match that
+may yet go on.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections import defaultdict, deque
+from collections import OrderedDict, defaultdict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -20,6 +25,13 @@ from partida.platform.notify import Notifier
 # Live events kept per match (about ten actions of Las Montañas); a follower further behind
 # reads the older ones from the log. Each costs Redis about 160 bytes per live match.
 EVENTS_KEPT = 32
+IDLE_TTL = 7 * 24 * 3600  # seconds a match may go unplayed before its session goes
+FINISHED_TTL = 3600       # seconds a finished match's session stays after its end
+
+
+def ttl_of(session: Session, idle_ttl: float, finished_ttl: float) -> float:
+    """How long `session`, just written, is kept."""
+    return finished_ttl if session.status == "finished" else idle_ttl
 
 
 @dataclass
@@ -129,7 +141,13 @@ class SessionStore(Protocol):
 class MemorySessionStore:
     """In-process sessions for the embedded server; thread-safe."""
 
-    def __init__(self) -> None:
+    def __init__(self, idle_ttl: float = IDLE_TTL, finished_ttl: float = FINISHED_TTL,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._ttl = (idle_ttl, finished_ttl)
+        self._clock = clock
+        # When each match's session goes, one queue per lifetime: each queue holds a single
+        # lifetime, so the order of its last writes is the order of its expiries.
+        self._expiries: tuple[OrderedDict[str, float], ...] = (OrderedDict(), OrderedDict())
         self._lock = threading.Lock()
         # A commit wakes only the followers of its own match, not every feed of the process.
         self._changes = Notifier()
@@ -146,9 +164,11 @@ class MemorySessionStore:
 
     def create(self, session: Session) -> bool:
         with self._lock:
+            self._expire()
             if session.match_id in self._sessions:
                 return False
             self._sessions[session.match_id] = (session.version, session.to_json())
+            self._keep(session)
             return True
 
     def commit(self, session: Session, expected_version: int, events: list[dict[str, Any]],
@@ -161,8 +181,30 @@ class MemorySessionStore:
             self._events[session.match_id].extend(events)
             if request_id:
                 self._requests[session.match_id] = (request_id, response)
+            self._keep(session)
+            self._expire()
         self._changes.notify(session.match_id)
         return True
+
+    def _keep(self, session: Session) -> None:
+        """(Under the lock.) `session` was just written: its lifetime starts again."""
+        finished = session.status == "finished"
+        for queue in self._expiries:
+            queue.pop(session.match_id, None)
+        self._expiries[finished][session.match_id] = (
+            self._clock() + ttl_of(session, *self._ttl))
+
+    def _expire(self) -> None:
+        """(Under the lock.) Drops every session whose time is up, as Redis expires keys."""
+        now = self._clock()
+        for queue in self._expiries:
+            while queue and next(iter(queue.values())) <= now:
+                self._drop(queue.popitem(last=False)[0])
+
+    def _drop(self, match_id: str) -> None:
+        self._sessions.pop(match_id, None)
+        self._events.pop(match_id, None)
+        self._requests.pop(match_id, None)
 
     def invalidate(self, match_id: str) -> None:
         with self._lock:

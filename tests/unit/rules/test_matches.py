@@ -313,3 +313,21 @@ def test_the_end_is_recorded_before_the_session_shows_it(matches, store):
     s = new_match(matches)
     play_defaults(matches, s.match_id)
     assert seen == ["finished"]
+
+
+def test_a_finished_match_leaves_the_live_store_and_reads_the_same_from_the_log(matches, clock):
+    """A finished match's session goes FINISHED_TTL after its end (session.py); a later read
+    rebuilds it from the log: the same end, seed, view and events."""
+    matches.sessions = MemorySessionStore(idle_ttl=7 * 24 * 3600, finished_ttl=60, clock=clock)
+    s = new_match(matches)
+    end = play_defaults(matches, s.match_id)
+    look = matches.view(s.match_id, 0, ALICE)
+    events, _ = matches.events(s.match_id, 0, ALICE, 0, 0)
+    clock.now += 61
+    new_match(matches)  # a write, at which the store lets expired sessions go
+    assert matches.sessions.load(s.match_id) is None
+    again = matches.session(s.match_id)
+    assert (again.status, again.outcome, again.seed, again.version) == (
+        "finished", end.outcome, end.seed, end.version)
+    assert matches.view(s.match_id, 0, ALICE).view == look.view
+    assert matches.events(s.match_id, 0, ALICE, 0, 0)[0] == events

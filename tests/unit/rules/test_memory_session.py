@@ -61,3 +61,55 @@ def test_a_commit_wakes_only_the_followers_of_its_match(monkeypatch):
     assert [[e["seq"] for e in found] for found, _ in results] == [[1]] * 20
     assert CountingCondition.wakes == 20
     assert store._changes._watches == {}  # followers that returned are no longer filed
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _finished(match_id: str, version: int) -> Session:
+    s = _session(match_id, version)
+    s.status = "finished"
+    return s
+
+
+def test_a_finished_match_goes_after_the_finished_ttl_and_an_idle_one_after_the_idle_ttl():
+    """As Redis expires a match's keys: an active match IDLE_TTL after its last write, a
+    finished one FINISHED_TTL after its end, with its events and last response."""
+    clock = Clock()
+    store = MemorySessionStore(idle_ttl=100, finished_ttl=10, clock=clock)
+    for mid in ("active", "ended"):
+        assert store.create(_session(mid))
+    assert store.commit(_session("active", 1), 0, [_event(1, 1)], "ra", "a")
+    assert store.commit(_finished("ended", 1), 0, [_event(1, 1)], "re", "e")
+    clock.now = 9.0
+    store.create(_session("other"))  # expiry is checked as sessions are written
+    assert store.load("ended") is not None
+    clock.now = 10.5
+    store.create(_session("other-2"))
+    assert store.load("ended") is None
+    assert store.load_with_response("ended", "re") == (None, None)
+    assert store.events_after("ended", 0, 0) == ([], True)
+    assert store.load("active").version == 1
+    assert store.load_with_response("active", "ra")[1] == "a"
+    clock.now = 100.5
+    store.create(_session("other-3"))
+    assert store.load("active") is None and store.load("other").version == 0
+
+
+def test_a_write_gives_a_match_its_whole_lifetime_again():
+    clock = Clock()
+    store = MemorySessionStore(idle_ttl=100, finished_ttl=10, clock=clock)
+    store.create(_session("m"))
+    clock.now = 90.0
+    assert store.commit(_session("m", 1), 0, [], "", "")
+    clock.now = 150.0
+    store.create(_session("other"))
+    assert store.load("m").version == 1
+    clock.now = 190.5
+    store.create(_session("other-2"))
+    assert store.load("m") is None
