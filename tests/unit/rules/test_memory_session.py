@@ -1,6 +1,7 @@
 """MemorySessionStore's waits (the embedded server's live feeds): a commit wakes the followers
 of its own match only. When every commit woke every feed of the process, 1,000 idle feeds
-cut the embedded server's actions per second by more than half."""
+cut the embedded server's actions per second by more than half. And its expiry, which
+follows Redis's."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import types
 
 from partida.platform import notify
 from partida.rules.session import MemorySessionStore, SeatMeta, Session
+
+from .conftest import Clock
 
 
 def _session(match_id: str, version: int = 0, event_seq: int = 0) -> Session:
@@ -63,14 +66,6 @@ def test_a_commit_wakes_only_the_followers_of_its_match(monkeypatch):
     assert store._changes._watches == {}  # followers that returned are no longer filed
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def _finished(match_id: str, version: int) -> Session:
     s = _session(match_id, version)
     s.status = "finished"
@@ -81,35 +76,37 @@ def test_a_finished_match_goes_after_the_finished_ttl_and_an_idle_one_after_the_
     """As Redis expires a match's keys: an active match IDLE_TTL after its last write, a
     finished one FINISHED_TTL after its end, with its events and last response."""
     clock = Clock()
+    start = clock.now
     store = MemorySessionStore(idle_ttl=100, finished_ttl=10, clock=clock)
     for mid in ("active", "ended"):
         assert store.create(_session(mid))
     assert store.commit(_session("active", 1), 0, [_event(1, 1)], "ra", "a")
     assert store.commit(_finished("ended", 1), 0, [_event(1, 1)], "re", "e")
-    clock.now = 9.0
+    clock.now = start + 9
     store.create(_session("other"))  # expiry is checked as sessions are written
     assert store.load("ended") is not None
-    clock.now = 10.5
+    clock.now = start + 10.5
     store.create(_session("other-2"))
     assert store.load("ended") is None
     assert store.load_with_response("ended", "re") == (None, None)
     assert store.events_after("ended", 0, 0) == ([], True)
     assert store.load("active").version == 1
     assert store.load_with_response("active", "ra")[1] == "a"
-    clock.now = 100.5
+    clock.now = start + 100.5
     store.create(_session("other-3"))
     assert store.load("active") is None and store.load("other").version == 0
 
 
 def test_a_write_gives_a_match_its_whole_lifetime_again():
     clock = Clock()
+    start = clock.now
     store = MemorySessionStore(idle_ttl=100, finished_ttl=10, clock=clock)
     store.create(_session("m"))
-    clock.now = 90.0
+    clock.now = start + 90
     assert store.commit(_session("m", 1), 0, [], "", "")
-    clock.now = 150.0
+    clock.now = start + 150
     store.create(_session("other"))
     assert store.load("m").version == 1
-    clock.now = 190.5
+    clock.now = start + 190.5
     store.create(_session("other-2"))
     assert store.load("m") is None
