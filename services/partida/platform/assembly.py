@@ -192,10 +192,10 @@ def _rules(cfg: Settings, auth: Authority, store: Any | None,
 
     token = auth.service_token("rules")
     # A live feed waits on a Redis connection of its own; calls take one each too.
-    ttls = (cfg.match_idle_ttl_seconds, cfg.match_finished_ttl_seconds)
-    sessions = (RedisSessionStore.from_url(cfg.redis_url, ttls[0], finished_ttl=ttls[1],
+    idle, finished = cfg.match_idle_ttl_seconds, cfg.match_finished_ttl_seconds
+    sessions = (RedisSessionStore.from_url(cfg.redis_url, idle, finished_ttl=finished,
                                            connections=cfg.max_streams + CALL_THREADS)
-                if cfg.redis_url else MemorySessionStore(*ttls))
+                if cfg.redis_url else MemorySessionStore(idle, finished))
     if cfg.redis_url:
         _redis(cfg.redis_url, proc)
     ledger = (LocalLedger(store) if store is not None

@@ -145,9 +145,10 @@ class MemorySessionStore:
                  clock: Callable[[], float] = time.monotonic) -> None:
         self._ttl = (idle_ttl, finished_ttl)
         self._clock = clock
-        # When each match's session goes, one queue per lifetime: each queue holds a single
-        # lifetime, so the order of its last writes is the order of its expiries.
-        self._expiries: tuple[OrderedDict[str, float], ...] = (OrderedDict(), OrderedDict())
+        # When each match's session goes, in one queue per lifetime (by its length): within a
+        # queue, the order of the last writes is the order of the expiries.
+        self._expiries: dict[float, OrderedDict[str, float]] = {
+            ttl: OrderedDict() for ttl in self._ttl}
         self._lock = threading.Lock()
         # A commit wakes only the followers of its own match, not every feed of the process.
         self._changes = Notifier()
@@ -174,6 +175,7 @@ class MemorySessionStore:
     def commit(self, session: Session, expected_version: int, events: list[dict[str, Any]],
                request_id: str, response: str) -> bool:
         with self._lock:
+            self._expire()
             current = self._sessions.get(session.match_id)
             if current is None or current[0] != expected_version:  # no need to parse it
                 return False
@@ -182,22 +184,20 @@ class MemorySessionStore:
             if request_id:
                 self._requests[session.match_id] = (request_id, response)
             self._keep(session)
-            self._expire()
         self._changes.notify(session.match_id)
         return True
 
     def _keep(self, session: Session) -> None:
         """(Under the lock.) `session` was just written: its lifetime starts again."""
-        finished = session.status == "finished"
-        for queue in self._expiries:
+        ttl = ttl_of(session, *self._ttl)
+        for queue in self._expiries.values():
             queue.pop(session.match_id, None)
-        self._expiries[finished][session.match_id] = (
-            self._clock() + ttl_of(session, *self._ttl))
+        self._expiries[ttl][session.match_id] = self._clock() + ttl
 
     def _expire(self) -> None:
         """(Under the lock.) Drops every session whose time is up, as Redis expires keys."""
         now = self._clock()
-        for queue in self._expiries:
+        for queue in self._expiries.values():
             while queue and next(iter(queue.values())) <= now:
                 self._drop(queue.popitem(last=False)[0])
 
