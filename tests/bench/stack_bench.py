@@ -38,7 +38,7 @@ from floors import floors
 from partida.devstack.servers import free_port, postgres_server, redis_server
 from partida.devstack.stack import SECRETS, Stack, embedded_stack, split_stack
 from partida.platform.auth import Authority
-from partida.rules.session import Session
+from partida.rules.redis_session import RedisSessionStore
 from partida.v1 import (
     common_pb2,
     matchmaking_pb2,
@@ -340,11 +340,12 @@ def redis_bytes_per_match(redis_url: str) -> float:
     """The mean Redis memory of a live match: its keys, for each match not finished (a
     finished one's go FINISHED_TTL after its end)."""
     client = redis.Redis.from_url(redis_url)
-    by_match: dict[bytes, list[bytes]] = {}
-    for key in client.scan_iter("match:*", count=1000):
-        by_match.setdefault(key.split(b"}")[0], []).append(key)
-    live = [keys for keys in by_match.values() for k in keys if k.endswith(b":session")
-            and Session.from_json(client.hget(k, "blob")).status == "active"]
+    sessions = RedisSessionStore(client)
+    by_match: dict[str, list[bytes]] = {}
+    for key in client.scan_iter("match:*", count=1000):  # match:{<id>}:<part>
+        by_match.setdefault(key.decode().split("{")[1].split("}")[0], []).append(key)
+    live = [keys for match_id, keys in by_match.items()
+            if (s := sessions.load(match_id)) is not None and s.status == "active"]
     return sum(client.memory_usage(k) or 0 for keys in live for k in keys) / max(1, len(live))
 
 

@@ -7,7 +7,8 @@ import uuid
 import pytest
 import redis
 
-from partida.rules.redis_session import RedisSessionStore
+from partida.platform import jsonio
+from partida.rules.redis_session import PACK_FROM, RedisSessionStore
 from partida.rules.service import STREAM_WAIT_SECONDS
 from partida.rules.session import EVENTS_KEPT, MemorySessionStore, SeatMeta, Session, Wake
 
@@ -92,6 +93,31 @@ def test_a_finished_match_is_kept_for_the_finished_ttl_only(redis_url):
     end.status = "finished"
     store.commit(end, 1, _events(2, 1, 2), "r2", "y")
     assert all(0 < client.ttl(k) <= 60 for k in keys)
+
+
+def test_long_texts_are_kept_deflated_and_read_back_as_they_were(redis_url):
+    """A session and a response past PACK_FROM bytes are deflated (the response cached for a
+    retry lists the next actions, and can take kilobytes); shorter ones, and those written
+    before packing, are read as they are."""
+    store = RedisSessionStore.from_url(redis_url, idle_ttl=60)
+    client = redis.Redis.from_url(redis_url)
+    mid = uuid.uuid4().hex
+    key = f"match:{{{mid}}}:session"
+    store.create(_session(mid))
+    session = _session(mid, 1)
+    session.state = {"hexes": [{"terrain": "mountain", "units": []}] * 200}
+    response = jsonio.dumps({"next_actions": [[f"move-{i}", "Move"] for i in range(300)]})
+    assert len(response) > PACK_FROM and len(session.to_json()) > PACK_FROM
+    assert store.commit(session, 0, [], "r1", response)
+    blob, kept = client.hmget(key, "blob", "response")
+    assert len(blob) < len(session.to_json()) / 2 and len(kept) < len(response) / 2
+    assert store.load(mid).state == session.state
+    assert store.load_with_response(mid, "r1") == (session, response)
+    assert store.commit(_session(mid, 2), 1, [], "r2", "short")
+    assert client.hget(key, "response") == b"short"
+    assert store.load_with_response(mid, "r2")[1] == "short"
+    client.hset(key, "blob", session.to_json())  # as stored before packing
+    assert store.load(mid) == session
 
 
 def test_only_the_last_request_is_remembered(store):
