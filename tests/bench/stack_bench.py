@@ -336,9 +336,9 @@ def matchmaking_load(address: str, players: int = 1000, processes: int = 2,
     return seated / span, sum(r[3] for r in results), per_seat
 
 
-def redis_bytes_per_match(redis_url: str) -> float:
-    """The mean Redis memory of a live match: its keys, for each match not finished (a
-    finished one's go FINISHED_TTL after its end)."""
+def redis_bytes_of_live_matches(redis_url: str) -> list[int]:
+    """The Redis memory of each live match: its keys, for each match not finished (a finished
+    one's go FINISHED_TTL after its end)."""
     client = redis.Redis.from_url(redis_url)
     sessions = RedisSessionStore(client)
     by_match: dict[str, list[bytes]] = {}
@@ -346,7 +346,7 @@ def redis_bytes_per_match(redis_url: str) -> float:
         by_match.setdefault(key.decode().split("{")[1].split("}")[0], []).append(key)
     live = [keys for match_id, keys in by_match.items()
             if (s := sessions.load(match_id)) is not None and s.status == "active"]
-    return sum(client.memory_usage(k) or 0 for keys in live for k in keys) / max(1, len(live))
+    return [sum(client.memory_usage(k) or 0 for k in keys) for keys in live]
 
 
 def rows_per_action(database_url: str) -> float:
@@ -457,7 +457,9 @@ def run_split(seconds: float = 20.0) -> dict[str, float]:
         with idle_feeds(stack.address):
             beside = client_load([stack.address, replica], seconds=seconds / 2)
         out[f"client_actions_per_s_beside_{FEEDS}_idle_feeds"] = beside.rate
-        out["redis_bytes_per_live_match"] = redis_bytes_per_match(r)
+        per_match = redis_bytes_of_live_matches(r) or [0]
+        out["redis_bytes_per_live_match"] = statistics.mean(per_match)
+        out["redis_bytes_of_the_largest_live_match"] = max(per_match)
         out["db_rows_per_action"] = rows_per_action(pg)
         rate, refused, per_seat = matchmaking_load(stack.addresses["matchmaking"],
                                                    server_pids=pids)
@@ -507,6 +509,7 @@ TARGETS: dict[str, tuple[float | None, float | None]] = {
     "embedded_client_actions_per_s": (1500, None), "bot_actions_per_s": (300, None),
     "bot_turn_p50_ms_one_match": (None, 15), "matchmaking_seats_per_s": (1000, None),
     "redis_bytes_per_live_match": (None, 16 * 1024),
+    "redis_bytes_of_the_largest_live_match": (None, 16 * 1024),
 }
 
 
