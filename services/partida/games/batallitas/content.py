@@ -8,7 +8,7 @@ names a missing board feature.
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Literal
 
@@ -511,7 +511,11 @@ class Content(_Model):
         return self
 
     def scenario(self, sid: str) -> Scenario:
-        return next(s for s in self.scenarios if s.id == sid)
+        return self._scenario_by_id[sid]
+
+    @cached_property
+    def _scenario_by_id(self) -> dict[str, Scenario]:  # asked for at almost every step
+        return {s.id: s for s in self.scenarios}
 
 
 def _read(name: str) -> dict:

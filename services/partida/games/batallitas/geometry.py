@@ -2,12 +2,16 @@
 sight", "Range", "Cover", "Rule number 2: Command distance").
 
 Lines of sight are shapely segments from cell centre to cell centre; the cells and edges they
-meet are found by shapely intersections, never by hand-written geometry.
+meet are found by shapely intersections, never by hand-written geometry. Which cells, corners and
+edges a segment meets depends on its two ends only, so each segment's answer is computed once and
+remembered: listing a seat's actions asks for hundreds of sight lines, and the shapely calls were
+most of a Batallitas action's cost.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 import shapely
 from shapely.geometry import LineString
@@ -80,7 +84,12 @@ def _window(a: Pos, b: Pos) -> list[Pos]:
             for y in range(min(a[1], b[1]), max(a[1], b[1]) + 1)]
 
 
-def traversal(a: Pos, b: Pos) -> tuple[list[Pos], list[tuple[int, int]]]:
+# Segments remembered; about the number of cell pairs within sight range on the largest map.
+_SEGMENTS_KEPT = 1 << 15
+
+
+@lru_cache(maxsize=_SEGMENTS_KEPT)
+def traversal(a: Pos, b: Pos) -> tuple[tuple[Pos, ...], tuple[tuple[int, int], ...]]:
     """The cells whose inside the centre-to-centre segment crosses (ends excluded), and the grid
     corners it passes exactly through."""
     seg = _segment(a, b)
@@ -89,11 +98,11 @@ def traversal(a: Pos, b: Pos) -> tuple[list[Pos], list[tuple[int, int]]]:
                         [x + 1 for x, _ in cells], [y + 1 for _, y in cells])
     hits = shapely.intersection(seg, boxes)
     lengths = shapely.length(hits)
-    crossed = [p for p, n in zip(cells, lengths, strict=True)
-               if n > _EPS and p not in (a, b)]
+    crossed = tuple(p for p, n in zip(cells, lengths, strict=True)
+                    if n > _EPS and p not in (a, b))
     corners = {(round(g.x), round(g.y)) for g, n in zip(hits, lengths, strict=True)
                if not g.is_empty and n <= _EPS and g.geom_type == "Point"}
-    return crossed, sorted(corners)
+    return crossed, tuple(sorted(corners))
 
 
 def _edge_line(key: EdgeKey) -> LineString:
@@ -101,21 +110,26 @@ def _edge_line(key: EdgeKey) -> LineString:
     return LineString([(x, y), (x, y + 1)] if kind == "v" else [(x, y), (x + 1, y)])
 
 
-def _crosses_shut_edge(f: Field, a: Pos, b: Pos) -> bool:
-    """A wall or closed door cut by the segment away from its ends (ends are corners)."""
+@lru_cache(maxsize=_SEGMENTS_KEPT)
+def _cut_edges(a: Pos, b: Pos) -> tuple[EdgeKey, ...]:
+    """The cell edges the segment cuts away from their ends (an edge's ends are corners)."""
     seg = _segment(a, b)
     keys = [(k, x, y) for x, y in _window(a, b) for k in ("v", "h")]
     keys += [("v", max(a[0], b[0]) + 1, y) for y in range(min(a[1], b[1]), max(a[1], b[1]) + 1)]
     keys += [("h", x, max(a[1], b[1]) + 1) for x in range(min(a[0], b[0]), max(a[0], b[0]) + 1)]
+    cut = []
     for key in keys:
-        if not f.shut(key):
-            continue
         hit = seg.intersection(_edge_line(key))
         if hit.is_empty:
             continue
         if not (abs(hit.x - round(hit.x)) < _EPS and abs(hit.y - round(hit.y)) < _EPS):
-            return True
-    return False
+            cut.append(key)
+    return tuple(cut)
+
+
+def _crosses_shut_edge(f: Field, a: Pos, b: Pos) -> bool:
+    """A wall or closed door cut by the segment away from its ends."""
+    return any(f.shut(key) for key in _cut_edges(a, b))
 
 
 def line_of_sight(f: Field, a: Pos, b: Pos) -> bool:

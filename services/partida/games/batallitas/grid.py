@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from partida.games.batallitas.content import Board, CellSpec, Door, EdgeKey, Placement, Pos
 
@@ -82,7 +83,17 @@ class Map:
         return [(x, y) for y in range(self.height) for x in range(self.width)]
 
     def with_feature(self, feature: str) -> list[Pos]:
-        return [p for p in self.positions() if self.cell(p).feature == feature]
+        """The cells of one feature, in reading order."""
+        return list(self._by_feature.get(feature, ()))
+
+    @cached_property
+    def _by_feature(self) -> dict[str | None, tuple[Pos, ...]]:
+        # A map never changes once assembled, and scanning every cell for a feature was a
+        # tenth of listing a Batallitas seat's actions.
+        out: dict[str | None, list[Pos]] = {}
+        for p in self.positions():
+            out.setdefault(self.cell(p).feature, []).append(p)
+        return {name: tuple(cells) for name, cells in out.items()}
 
     def door_between(self, a: Pos, b: Pos) -> Door | None:
         i = self.door_of.get(edge_between(a, b))
