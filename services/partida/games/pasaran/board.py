@@ -46,17 +46,20 @@ class snapshot:  # noqa: N801 - used as a context manager, reads like a function
         self.state = state
 
     def __enter__(self) -> None:
-        index: dict[str, list[str]] = {}
+        # By place and by (place, side): a move search asks about one side's units at a
+        # place many times over.
+        index: dict[tuple[str, str | None], list[str]] = {}
         for u, r in sorted(self.state.units.items()):
             if r["status"] == "map":
-                index.setdefault(r["at"], []).append(u)
+                index.setdefault((r["at"], None), []).append(u)
+                index.setdefault((r["at"], r["side"]), []).append(u)
         _SNAPSHOT[id(self.state)] = index
 
     def __exit__(self, *exc: object) -> None:
         _SNAPSHOT.pop(id(self.state), None)
 
 
-_SNAPSHOT: dict[int, dict[str, list[str]]] = {}
+_SNAPSHOT: dict[int, dict[tuple[str, str | None], list[str]]] = {}
 
 
 def move_to(state: PasaranState, uid: str, place: str) -> None:
@@ -82,8 +85,7 @@ def room(content: Content, state: PasaranState, place: str, side: str, count: in
 def units_at(state: PasaranState, place: str, side: str | None = None) -> list[str]:
     index = _SNAPSHOT.get(id(state))
     if index is not None:
-        here = index.get(place, ())
-        return [u for u in here if side is None or state.units[u]["side"] == side]
+        return list(index.get((place, side), ()))
     # sorted: a restored state's units come back in another order, and order picks dice
     return sorted(u for u, r in state.units.items() if r["status"] == "map" and r["at"] == place
                   and (side is None or r["side"] == side))

@@ -353,7 +353,8 @@ class Pasaran(Game[PasaranState]):
                   "airlift": M.airlift_moves, "invade": M.invasion_moves}.get(verb)
         if finder is None:
             finder = M.exploit_moves if state.exploiting else self._normal_move
-        path = finder(c, state, uid)[dest]
+        with B.snapshot(state):  # the search moves nothing
+            path = finder(c, state, uid)[dest]
         if verb == "move" and state.exploiting and state.units[uid]["kind"] == "inf":
             hq = M.leader(c, state, uid)
             assert hq is not None
