@@ -100,3 +100,20 @@ def test_the_lattice_offers_base_contact_and_roofs_within_reach():
     assert roofs
     for i in moves:
         GAME.validate(state, 0, i)
+
+
+def test_crossing_and_base_room_at_the_edge_of_a_blocks_box():
+    """Movimiento: a move through a block's inside is stopped and one that passes beside it
+    is not; a base has no room where it would overlap a block, and
+    has where it only touches it. Each checked just inside and outside the block's bounding
+    box, which the geometry uses to skip shapely calls."""
+    square = G.Block("crate", G.polygon([(10, 10), (14, 10), (14, 14), (10, 14)]), 2.0)
+    assert G.crosses(square, (9, 13.9), (15, 13.9))           # through, near the top edge
+    assert not G.crosses(square, (9, 14.1), (15, 14.1))       # beside it
+    assert G.crosses(square, (12, 12), (12, 12))              # standing inside
+    assert not G.crosses(square, (15, 12), (15, 12))
+    r = G.RADIUS
+    assert G.base_overlaps((14 + r - 0.1, 12), [square])
+    assert not G.base_overlaps((14 + r, 12), [square])        # touching the side
+    assert not G.base_overlaps((14 + r + 0.1, 12), [square])
+    assert not G.base_overlaps((10 - r + 0.1, 10 - r + 0.1), [square])  # off the corner

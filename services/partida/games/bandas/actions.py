@@ -160,10 +160,8 @@ def move_problem(state: BandasState, mid: str, dest: tuple[float, float],
             continue
         if G.crosses(b, start, dest):
             return f"{b.id} is in the way"
-    if roof_to is None:
-        here = G.base(dest)
-        if any(here.intersection(b.shape).area > 1e-6 for b in blocks):
-            return "no room for its base there"
+    if roof_to is None and G.base_overlaps(dest, blocks):
+        return "no room for its base there"
     level = roof_to.id if roof_to else None
     for oid, o in state.models.items():
         if oid != mid and state.in_play(oid) and not o["vehicle"] and o["roof"] == level and \
@@ -330,11 +328,11 @@ def _moves(state: BandasState, mid: str) -> list[tuple[str, str]]:
             points.append((p[0] + (start[0] - p[0]) / d * gap, p[1] + (start[1] - p[1]) / d * gap))
     for b in W.terrain(state.table):
         if b.building:
-            inner = b.shape.buffer(-G.RADIUS)
+            inner = b.roof_room
             if not inner.is_empty:
                 near = inner.exterior.interpolate(inner.exterior.project(Point(start)))
                 points.append((near.x, near.y))
-        outer = b.shape.buffer(G.RADIUS + 0.2).exterior     # the foot of a wall: cover
+        outer = b.foot     # the foot of a wall: cover
         near = outer.interpolate(outer.project(Point(start)))
         points.append((near.x, near.y))
     points += [(p[0], p[1]) for p in state.loot]

@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
-from shapely.geometry import LineString, MultiPoint, Point, Polygon
+from shapely.geometry import LinearRing, LineString, MultiPoint, Point, Polygon
 
 RADIUS = 1.25
 FIGURE = 3.0
@@ -30,6 +31,31 @@ class Block:
     shape: Polygon
     height: float
     building: bool = False
+
+    # Terrain blocks live as long as their table (world.terrain is cached), so what is derived
+    # from their shape alone is computed once; listing a model's moves asks for it at every
+    # candidate point.
+    @cached_property
+    def box(self) -> tuple[float, float, float, float]:
+        """minx, miny, maxx, maxy."""
+        return self.shape.bounds
+
+    @cached_property
+    def roof_room(self) -> Polygon:
+        """Where the centre of a base may stand on the roof (empty when none fits)."""
+        return self.shape.buffer(-RADIUS)
+
+    @cached_property
+    def foot(self) -> LinearRing:
+        """The ring just outside the block where a base stands against it (in cover)."""
+        return self.shape.buffer(RADIUS + 0.2).exterior
+
+    def near(self, a: tuple[float, float], b: tuple[float, float], margin: float = 0.0) -> bool:
+        """Whether the box spanned by points a and b, grown by `margin`, meets the block's box:
+        when it does not, no shapely call is needed to know that they stay apart."""
+        x0, y0, x1, y1 = self.box
+        return not (max(a[0], b[0]) + margin < x0 or min(a[0], b[0]) - margin > x1
+                    or max(a[1], b[1]) + margin < y0 or min(a[1], b[1]) - margin > y1)
 
 
 def polygon(points: Iterable[tuple[float, float]]) -> Polygon:
@@ -52,8 +78,19 @@ def base(p: tuple[float, float]) -> Polygon:
     return Point(p).buffer(RADIUS)
 
 
+def base_overlaps(p: tuple[float, float], blocks: Iterable[Block]) -> bool:
+    """A base standing at p overlaps one of the blocks (touching is not)."""
+    near = [b for b in blocks if b.near(p, p, RADIUS)]
+    if not near:
+        return False
+    here = base(p)
+    return any(here.intersection(b.shape).area > 1e-6 for b in near)
+
+
 def crosses(block: Block, a: tuple[float, float], b: tuple[float, float]) -> bool:
     """The straight segment a-b runs through the block's inside (touching its edge is not)."""
+    if not block.near(a, b):
+        return False
     if a == b:
         return block.shape.contains(Point(a))
     return block.shape.intersection(LineString([a, b])).length > 1e-9
