@@ -104,9 +104,9 @@ def test_the_lattice_offers_base_contact_and_roofs_within_reach():
 
 def test_crossing_and_base_room_at_the_edge_of_a_blocks_box():
     """Movimiento: a move through a block's inside is stopped and one that passes beside it
-    is not; a base has no room where it would overlap a block, and
-    has where it only touches it. Each checked just inside and outside the block's bounding
-    box, which the geometry uses to skip shapely calls."""
+    is not; a base has no room where it would overlap a block, and has where it only touches
+    it. Each is checked just inside and outside the block's bounding box, which the geometry
+    uses to skip shapely calls."""
     square = G.Block("crate", G.polygon([(10, 10), (14, 10), (14, 14), (10, 14)]), 2.0)
     assert G.crosses(square, (9, 13.9), (15, 13.9))           # through, near the top edge
     assert not G.crosses(square, (9, 14.1), (15, 14.1))       # beside it

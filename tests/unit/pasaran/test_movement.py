@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from partida.engine import IllegalAction
+from partida.games.pasaran import board as B
 from tests.unit.pasaran.positions import act, at, dests, empty, holder, ids, put, side
 
 
@@ -229,3 +230,19 @@ def test_a_unit_moves_only_once_per_movement_phase() -> None:
     act(s, "move:r_mil1:guadalajara")
     with pytest.raises(IllegalAction):
         act(s, "move:r_mil1:madrid")
+
+
+def test_a_nested_snapshot_leaves_the_outer_index_in_place() -> None:
+    """Not a rule: the index of units by place that move searches read (board.snapshot)
+    answers like a scan of every unit, by side too, and an inner snapshot of the same state
+    does not end the outer one's index."""
+    s = empty("rep")
+    put(s, "madrid", "r_mil1")
+    put(s, "madrid", "n_reg1")
+    scanned = (B.units_at(s, "madrid"), B.units_at(s, "madrid", "rep"))
+    with B.snapshot(s):
+        with B.snapshot(s):
+            pass
+        assert id(s) in B._SNAPSHOT
+        assert (B.units_at(s, "madrid"), B.units_at(s, "madrid", "rep")) == scanned
+    assert id(s) not in B._SNAPSHOT

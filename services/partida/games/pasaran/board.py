@@ -39,13 +39,18 @@ def set_holder(state: PasaranState, place: str, side: str) -> None:
 
 
 class snapshot:  # noqa: N801 - used as a context manager, reads like a function
-    """While enumerating choices (nothing moves), index units by place once instead of
-    scanning every unit for each question."""
+    """While enumerating choices or searching a move's path (nothing moves), index units by
+    place once instead of scanning every unit for each question. Nested on one state, the
+    inner one uses the outer's index and leaves it in place."""
 
     def __init__(self, state: PasaranState) -> None:
         self.state = state
+        self.outer = False
 
     def __enter__(self) -> None:
+        self.outer = id(self.state) not in _SNAPSHOT
+        if not self.outer:
+            return
         # By place and by (place, side): a move search asks about one side's units at a
         # place many times over.
         index: dict[tuple[str, str | None], list[str]] = {}
@@ -56,7 +61,8 @@ class snapshot:  # noqa: N801 - used as a context manager, reads like a function
         _SNAPSHOT[id(self.state)] = index
 
     def __exit__(self, *exc: object) -> None:
-        _SNAPSHOT.pop(id(self.state), None)
+        if self.outer:
+            _SNAPSHOT.pop(id(self.state), None)
 
 
 _SNAPSHOT: dict[int, dict[tuple[str, str | None], list[str]]] = {}
