@@ -11,7 +11,8 @@ run) for the latency of a call below saturation; offered rates stepped up to fin
 with a submit p99 under 25 ms; and back to back again while 1,000 idle live feeds are held
 open on the server (players watching quiet matches). The PostgreSQL of these runs is a
 durable one, as in production: a commit waits for its WAL to reach the disk.
-Each run also measures the machine's gRPC floors (floors.py) to read the stack against.
+Each run also measures the machine's gRPC floors (floors.py) to read the stack against, and
+the rules service's own work per action without gRPC (inprocess.py).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import redis
 import sqlalchemy as sa
 from cputime import cpu_meanwhile
 from floors import floors
+from inprocess import inprocess
 
 from partida.devstack.servers import free_port, postgres_server, redis_server
 from partida.devstack.stack import SECRETS, Stack, embedded_stack, split_stack
@@ -566,7 +568,8 @@ def main(runs: int = 3) -> None:
     print("partida platform benchmarks (every service a separate process, two rules replicas in "
           "the split stack; 200 concurrent 2-player matches driven by 2 client processes); "
           f"median of {runs} runs [lowest – highest]")
-    results = [{**floors(), **run_embedded(), **run_split()} for _ in range(runs)]
+    results = [{**floors(), **inprocess(), **run_embedded(), **run_split()}
+               for _ in range(runs)]
     width = max(len(name) for name in results[0])
     for name in results[0]:
         values = [r[name] for r in results]
