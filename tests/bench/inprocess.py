@@ -71,9 +71,10 @@ def _measure(threads: int) -> tuple[float, float]:
                 (r.version, r.next_default_action_id) if r.next_default_action_id else None]
 
     lanes = [[new_match() for _ in range(MATCHES // threads)] for _ in range(threads)]
+    slots = [(lane, j) for lane in lanes for j in range(len(lane))]
     for i in range(WARM_ACTIONS):  # matches at every stage of their lives
-        lane = lanes[i % threads]
-        lane[i % len(lane)] = step(lane[i % len(lane)])
+        lane, j = slots[i % len(slots)]
+        lane[j] = step(lane[j])
     done = [0] * threads
     stop = time.perf_counter() + SECONDS
 
