@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from partida.ai.bots import default_bot
+from partida.ai.bots import bot_names, default_bot
 from partida.ai.turns import SeatSnapshot
 from partida.engine import Action, Event, Game, IllegalAction, LocalRng, Outcome, get
 from partida.engine.errors import BadSetup, UnknownGame
@@ -52,6 +52,13 @@ BOT_RETRY_SECONDS = 10.0
 
 _NOT_KEPT = ("next_actions", "next_default", "next_view")
 
+# Request ids the server makes for timed-out decisions (expire_decisions) and the bot workers
+# for their turns (ai.turns.request_id). One taken first by a player's request would make
+# that decision look already applied, so that it never is: a seat could stall its own
+# timeouts, or a bot's turns, for ever.
+TIMEOUT_PREFIX = "timeout-"
+BOT_PREFIX = "bot:"
+
 
 @dataclass
 class Result:
@@ -68,6 +75,9 @@ class Result:
     next_default: str = ""
     # Its view then too, when the caller keeps the turn (a bot playing on).
     next_view: dict[str, Any] | None = None
+    # The seat that acted: the events are projected for it, so a repeat is answered to that
+    # seat only (-1: a result cached before this was kept; the log then says whose it is).
+    seat: int = -1
 
     def to_json(self) -> str:
         """Kept for an immediate repeat; without the next decision, which a repeat would
@@ -253,8 +263,11 @@ class Matches:
             found = [e for entry in (loaded[1] if loaded else []) for e in entry.events
                      if e["seq"] > after_seq]
         if seat is None and s.spectator_delay:
-            visible_version = s.version - s.spectator_delay
-            found = [e for e in found if e["version"] <= visible_version]
+            # As far as the spectators' state: everything once the match is over (else a
+            # finished match's feed would wait forever for its last events).
+            shown = (s.spectator["version"] if s.spectator is not None
+                     else s.version - s.spectator_delay)
+            found = [e for e in found if e["version"] <= shown]
         return project(found, seat), s
 
     # ----- acting -----------------------------------------------------------------------
@@ -264,14 +277,22 @@ class Matches:
         """keep_turn: the caller takes the seat's next decision itself if it is the seat's
         at once (the result carries the view then, and no bot turn is queued for it)."""
         identifier("match_id", match_id)
-        identifier("request_id", request_id)
+        _caller_request_id(request_id, principal)
         if not isinstance(action_id, str) or not action_id or len(action_id) > 512:
             raise InvalidArgument("action_id must be 1 to 512 characters")
         with self._lock(match_id):
             live, cached = self.sessions.load_with_response(match_id, request_id)
-            if cached is not None:
-                return Result.from_json(cached)
             s = live or self._session(match_id)
+            if cached is not None:
+                # A repeat carries the acting seat's own events (its hidden cards and moves,
+                # which anyone may name, as bot request ids are predictable): only a caller
+                # who may read that seat gets it, and only for that seat.
+                self._check_seat(s, seat, principal, acting=False)
+                first = Result.from_json(cached)
+                if first.seat == seat:
+                    return first
+                if first.seat >= 0:
+                    raise InvalidArgument(f"request_id {request_id!r} was another seat's")
             self._check_seat(s, seat, principal, acting=True)
             return self._apply(s, seat, expected_version, request_id, action_id, "action",
                                keep_turn)
@@ -279,10 +300,15 @@ class Matches:
     def resign(self, match_id: str, seat: int, request_id: str,
                principal: Principal | None) -> Result:
         identifier("match_id", match_id)
-        identifier("request_id", request_id)
+        _caller_request_id(request_id, principal)
         with self._lock(match_id):
             s = self._session(match_id)
             self._check_seat(s, seat, principal, acting=True)
+            # A resignation is made at whatever version the match is at, so a repeat is
+            # never found stale: look for it first (resigning is rare; the read is cheap).
+            first = self.ledger.find_entry(s.match_id, request_id)
+            if first is not None:
+                return self._result_of(s, first, seat)
             return self._apply(s, seat, s.version, request_id, "resign", "resign")
 
     def set_controller(self, match_id: str, seat: int, controller: str, bot: str,
@@ -293,6 +319,8 @@ class Matches:
             s = self.session(match_id)
             self._check_seat(s, seat, principal, acting=False, owner_only=True)
             game = self._game(s.game_id)
+            if bot and bot not in bot_names(s.game_id):  # as CreateMatch: no turn could run
+                raise InvalidArgument(f"no bot {bot!r} for game {s.game_id!r}")
             meta = s.seats[seat]
             if controller == "human" and not meta.player_id:
                 raise FailedPrecondition(f"seat {seat} has no player to give it back to")
@@ -329,7 +357,7 @@ class Matches:
                     continue
                 seat = game.to_act(state)[0]
                 with contextlib.suppress(Aborted, AlreadyExists):
-                    self._apply(s, seat, s.version, f"timeout-{s.version}-{seat}",
+                    self._apply(s, seat, s.version, f"{TIMEOUT_PREFIX}{s.version}-{seat}",
                                 game.default_action(state, seat), "timeout")
                     applied += 1
         return applied
@@ -337,12 +365,14 @@ class Matches:
     # ----- the one write path -------------------------------------------------------------
     def _apply(self, s: Session, seat: int, expected_version: int, request_id: str,
                action_id: str, kind: str, keep_turn: bool = False) -> Result:
-        if s.status != "active":
-            raise FailedPrecondition("the match is over")
-        if expected_version != s.version:
+        if s.status != "active" or expected_version != s.version:
+            # A repeat first: that of the action that ended the match too (its cached
+            # response goes with the session, e.g. on a rebuild).
             first = self.ledger.find_entry(s.match_id, request_id)
             if first is not None:
                 return self._result_of(s, first, seat)
+            if s.status != "active":
+                raise FailedPrecondition("the match is over")
             raise Aborted(f"stale version {expected_version}: the match is at {s.version}")
         game = self._game(s.game_id)
         state = game.state_from_dict(s.state)
@@ -380,7 +410,7 @@ class Matches:
         self._arm(s, game, state)
         to_act = list(game.to_act(state))
         result = Result(s.game_id, version, project(stored, seat), s.outcome, to_act,
-                        s.deadline)
+                        s.deadline, seat=seat)
         listed: dict[int, list[Action]] = {}
         if seat in to_act and kind != "resign":
             listed[seat] = self._legal_actions(s, game, state, seat)
@@ -408,8 +438,10 @@ class Matches:
     @staticmethod
     def _result_of(s: Session, entry: LogEntry, seat: int) -> Result:
         """The first result of a repeated request, rebuilt from its log record."""
+        if entry.seat != seat:  # not a repeat: another seat's request id
+            raise InvalidArgument(f"request_id {entry.request_id!r} was another seat's")
         over = s.outcome if s.version == entry.sequence else None
-        return Result(s.game_id, entry.sequence, project(entry.events, seat), over)
+        return Result(s.game_id, entry.sequence, project(entry.events, seat), over, seat=seat)
 
     def _arm(self, s: Session, game: Game, state: Any) -> None:
         """Set the next decision's deadline, and index it before the session is written."""
@@ -504,12 +536,20 @@ class Matches:
         s, entries = loaded
         game = self._game(s.game_id)
         state = None
+        # Delayed spectators see the state spectator_delay actions back, not the one rebuilt:
+        # it is kept on the way, with the actions after it still pending.
+        lagged = max((e.sequence for e in entries), default=0) - s.spectator_delay
+        spectator: dict[str, Any] | None = None
         for entry in entries:
             if entry.kind == "setup":
                 state = replay_setup(game, s.scenario_id, len(s.seats), s.options, entry.values)
-                continue
-            replay_action(game, state, entry.kind, entry.seat, entry.action_id, entry.values)
-            s.version, s.event_seq = entry.sequence, s.event_seq + len(entry.events)
+            else:
+                replay_action(game, state, entry.kind, entry.seat, entry.action_id, entry.values)
+                s.version, s.event_seq = entry.sequence, s.event_seq + len(entry.events)
+            if s.spectator_delay and state is not None and entry.sequence == max(lagged, 0):
+                spectator = {"version": entry.sequence, "state": state.to_dict(),
+                             "pending": [_entry_dict(e) for e in entries
+                                         if e.sequence > entry.sequence]}
         if state is None:
             raise NotFound(f"match {match_id!r} has no set-up record")
         s.state = state.to_dict()
@@ -520,8 +560,9 @@ class Matches:
             self.ledger.finish_match(match_id, outcome_dict(outcome) or {}, bytes.fromhex(s.seed))
         s.status = "finished" if outcome else "active"
         s.outcome = outcome_dict(outcome)
-        if s.spectator_delay:
-            s.spectator = {"version": s.version, "state": s.state, "pending": []}
+        if s.spectator_delay:  # at the end everything may be shown (_advance_spectator)
+            s.spectator = (spectator if spectator is not None and s.status == "active"
+                           else {"version": s.version, "state": s.state, "pending": []})
         self._arm(s, game, state)  # indexes afresh: the index may have gone with the session
         if not self.sessions.create(s):
             current = self.sessions.load(match_id)
@@ -557,6 +598,15 @@ class Matches:
             raise PermissionDenied(f"seat {seat} belongs to another player")
         if acting and not owner_only and meta.controller != "human":
             raise FailedPrecondition(f"seat {seat} is handed to a bot; take it back first")
+
+
+def _caller_request_id(request_id: str, principal: Principal | None) -> None:
+    """A caller's idempotency key, not one of those the server and its bots make."""
+    identifier("request_id", request_id)
+    service = principal is not None and principal.is_service
+    for prefix in (TIMEOUT_PREFIX, BOT_PREFIX):
+        if request_id.startswith(prefix) and not (prefix == BOT_PREFIX and service):
+            raise InvalidArgument(f"request ids starting with {prefix!r} are reserved")
 
 
 def _check_campaign_fields(campaign_id: str, seats: list[SeatMeta]) -> None:

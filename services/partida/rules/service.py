@@ -12,7 +12,7 @@ from typing import Any
 import grpc
 
 from partida.engine import Action, all_games
-from partida.platform import metrics
+from partida.platform import jsonio, metrics
 from partida.platform.auth import require_player, require_service
 from partida.platform.calls import caller, failure_status
 from partida.platform.errors import InvalidArgument, ServiceError
@@ -36,10 +36,10 @@ def _seat_arg(request: Any) -> int | None:
 def _options(text: str) -> dict[str, Any]:
     if not text:
         return {}
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InvalidArgument(f"options_json is not valid JSON: {e.msg}") from None
+    try:  # strict JSON: no NaN or Infinity (persistence refuses them), bounded nesting
+        value = jsonio.loads(text)
+    except ValueError as e:
+        raise InvalidArgument(f"options_json is not valid JSON: {e}") from None
     if not isinstance(value, dict):
         raise InvalidArgument("options_json must be a JSON object")
     return value
@@ -178,8 +178,11 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             if events or s.version != shown:
                 look = self.matches.view(request.match_id, seat, principal)
                 shown = look.session.version
+                # A delayed spectator's view is of the lagging state: its version, as GetView.
+                lagging = None if seat is not None else look.session.spectator
                 yield rules_pb2.StreamMatchResponse(
-                    view=protos.view(s.game_id, look.session.version, look.view),
+                    view=protos.view(s.game_id, lagging["version"] if lagging is not None
+                                     else shown, look.view),
                     decision=protos.decision(look.to_act, look.session.deadline))
             if s.status == "finished" and after >= s.event_seq and not events:
                 return

@@ -3,17 +3,24 @@ logic over it, and in-memory sessions."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+from collections.abc import Iterator
+from typing import Any
 
+import grpc
 import pytest
 
 from partida.dice.logic import Dice
 from partida.persistence.db import make_engine, migrate
 from partida.persistence.store import PersistenceStore
-from partida.platform.auth import PLAYER, SERVICE, Principal
+from partida.platform.auth import PLAYER, SERVICE, Authority, Principal
+from partida.platform.server import Registration, Server
 from partida.rules.ledger import LocalLedger
 from partida.rules.matches import Matches
+from partida.rules.service import RulesServicer
 from partida.rules.session import MemorySessionStore, SeatMeta
+from partida.v1 import rules_pb2_grpc
 
 
 class Clock:
@@ -72,3 +79,21 @@ def play_defaults(matches, match_id, steps=10_000):
         _, _, default, _ = matches.legal(match_id, seat, principal)
         matches.submit(match_id, seat, s.version, rid(), default, principal)
     raise AssertionError("the match did not end")
+
+
+@contextlib.contextmanager
+def served(matches: Matches, player: str) -> Iterator[tuple[Any, tuple]]:
+    """The rules servicer over `matches` behind a real gRPC server: a stub, and the call
+    metadata of `player`'s token."""
+    auth = Authority("p" * 32, "s" * 32, {})
+    reg = Registration("partida.v1.RulesService", RulesServicer(matches),
+                       rules_pb2_grpc.add_RulesServiceServicer_to_server)
+    server = Server([reg], auth, "127.0.0.1:0")
+    server.start()
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+            token = auth.player_token(player, 60)[0]
+            yield (rules_pb2_grpc.RulesServiceStub(channel),
+                   (("authorization", f"Bearer {token}"),))
+    finally:
+        server.stop(0)

@@ -6,27 +6,16 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-import grpc
 import pytest
 
-from partida.platform.auth import Authority
-from partida.platform.server import Registration, Server
-from partida.rules.service import RulesServicer
-from partida.v1 import common_pb2, rules_pb2, rules_pb2_grpc
-from tests.unit.rules.conftest import new_match
+from partida.v1 import common_pb2, rules_pb2
+from tests.unit.rules.conftest import new_match, served
 
 
 @pytest.fixture
 def rules(matches):
-    auth = Authority("p" * 32, "s" * 32, {})
-    reg = Registration("partida.v1.RulesService", RulesServicer(matches),
-                       rules_pb2_grpc.add_RulesServiceServicer_to_server)
-    server = Server([reg], auth, "127.0.0.1:0")
-    server.start()
-    with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
-        token = auth.player_token("alice", 60)[0]
-        yield rules_pb2_grpc.RulesServiceStub(channel), (("authorization", f"Bearer {token}"),)
-    server.stop(0)
+    with served(matches, "alice") as stub_and_token:
+        yield stub_and_token
 
 
 def test_json_only_leaves_out_the_typed_view_and_actions_and_nothing_else(rules, matches):
