@@ -11,6 +11,7 @@ Rules:
   available to the tables of younger anchors, and the next oldest ticket anchors.
 - Bots: an anchor with fill_with_bots that has waited bot_fill_after_seconds completes its
   table with bot seats, taking along only tickets that also accept bots.
+- A player never holds two seats of one table, whatever tickets they have open.
 - Seats follow ticket age (oldest first, bots last) rather than a shuffle, so a
   proposal, and hence its request id, depends only on its inputs; the rules service may
   still randomise sides or turn order itself.
@@ -145,13 +146,22 @@ def _gather(index: PoolIndex, queue: Sequence[Ticket], i: int, window: float,
     scenario = anchor.scenario_id
     picked = [i]
     index.take(i)
+    # A player may hold several open tickets, but never two seats of one table (they would
+    # play themselves, and rate themselves). Another ticket of a seated player is set aside
+    # while this table gathers, then put back for other tables.
+    players, skipped = {anchor.player_id}, []
     while len(picked) < anchor.seats:
         j = index.oldest(low, high, scenario, bots_only)
         if j is None:
             break
         index.take(j)
+        if queue[j].player_id in players:
+            skipped.append(j)
+            continue
         picked.append(j)
+        players.add(queue[j].player_id)
         scenario = scenario or queue[j].scenario_id  # the first specific ticket fixes it
+    index.put_back(skipped)
     return sorted(picked)
 
 

@@ -122,6 +122,10 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
 
     def _seats(self, request: pb.CreateTicketRequest) -> int:
         """The table size asked for (0: the smallest), checked against the scenarios."""
+        # Checked as ids first: the refusals below quote them, and a status message quoting
+        # a huge one overflows gRPC's metadata limit (the client saw RESOURCE_EXHAUSTED).
+        identifier("game_id", request.game_id)
+        identifier("scenario_id", request.scenario_id, required=False)
         tables = self._catalog.get(request.game_id)
         if not tables:
             raise errors.InvalidArgument(f"unknown game {request.game_id!r}")
@@ -192,8 +196,8 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
 
     def _owned(self, ticket_id: str) -> Ticket:
         player = require_player(caller()).subject
-        if not ticket_id:
-            raise errors.InvalidArgument("ticket_id is required")
+        # An overlong id is refused here, not quoted in NOT_FOUND (past gRPC's metadata limit)
+        identifier("ticket_id", ticket_id)
         t = self._store.get(ticket_id)
         if t is None:
             raise errors.NotFound(f"no ticket {ticket_id!r}")
