@@ -15,7 +15,10 @@ from partida.platform.errors import InvalidArgument
 
 
 def encode(listing: str, when: datetime, match_id: str) -> str:
-    data = json.dumps([listing, when.isoformat(), match_id], separators=(",", ":"))
+    # UTF-8, not \u escapes (up to 12 bytes per character): a token naming long ids of
+    # other scripts stays within the length validate.page_token accepts.
+    data = json.dumps([listing, when.isoformat(), match_id], separators=(",", ":"),
+                      ensure_ascii=False)
     return base64.urlsafe_b64encode(data.encode()).decode().rstrip("=")
 
 

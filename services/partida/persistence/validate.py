@@ -10,7 +10,10 @@ import json
 import math
 import uuid
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
+
+from google.protobuf.timestamp_pb2 import Timestamp
 
 from partida.engine import registry
 from partida.engine.errors import UnknownGame
@@ -29,12 +32,23 @@ MAX_APPENDS = 1000  # per AppendLogs call
 MAX_MATCHES = 1000  # per RecordMatches call
 MAX_RATINGS = 1000  # per GetRatings call
 DEFAULT_PAGE, MAX_PAGE = 20, 100
+# The longest page token the store issues (pages.encode): two ids of MAX_ID characters of up
+# to 4 UTF-8 bytes each, the listing's name and a timestamp, in base64.
+MAX_PAGE_TOKEN = 2048
 
 
 def text(field: str, value: str, most: int) -> str:
     if len(value) > most:
         raise InvalidArgument(f"{field} is longer than {most} characters")
+    # PostgreSQL text cannot hold NUL: stored, it failed the INSERT of the whole group commit
+    # the value was batched in (every caller's), where SQLite would have kept it.
+    if "\x00" in value:
+        raise InvalidArgument(f"{field} must not contain NUL characters")
     return value
+
+
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not a JSON value")
 
 
 def json_text(field: str, value: str, kind: type, default: str) -> str:
@@ -42,9 +56,13 @@ def json_text(field: str, value: str, kind: type, default: str) -> str:
     if not value:
         return default
     try:
-        parsed: Any = json.loads(value)
+        # Python's parser takes NaN and Infinity, which are not JSON (RFC 8259): clients
+        # reading the value with any other parser would fail on it.
+        parsed: Any = json.loads(value, parse_constant=_not_json)
     except ValueError as e:
         raise InvalidArgument(f"{field} is not valid JSON: {e}") from None
+    except RecursionError:  # not a ServiceError: it failed every entry of a batch call
+        raise InvalidArgument(f"{field} is nested too deeply") from None
     if not isinstance(parsed, kind):
         raise InvalidArgument(f"{field} must be a JSON {'object' if kind is dict else 'array'}")
     return value
@@ -57,7 +75,16 @@ def page_size(value: int) -> int:
 
 
 def page_token(value: str) -> str:
-    return text("page_token", value, 512)
+    return text("page_token", value, MAX_PAGE_TOKEN)
+
+
+def when(field: str, value: Timestamp) -> datetime:
+    """A set Timestamp field as a datetime. One out of Timestamp's range raised ValueError,
+    which is no ServiceError: UNKNOWN, and in a batch call the whole call failed."""
+    try:
+        return from_timestamp(value)
+    except (ValueError, OverflowError) as e:
+        raise InvalidArgument(f"{field} is not a valid timestamp: {e}") from None
 
 
 def count(field: str, value: int) -> int:
@@ -114,7 +141,8 @@ def new_match(value: common_pb2.Match) -> records.Match:
                                        value.decision_timeout_seconds),
         spectator_delay_actions=count("match.spectator_delay_actions",
                                       value.spectator_delay_actions),
-        created_at=from_timestamp(value.create_time) if value.HasField("create_time") else None,
+        created_at=(when("match.create_time", value.create_time)
+                    if value.HasField("create_time") else None),
         campaign_id=campaign_id)
 
 
@@ -137,7 +165,8 @@ def log_record(index: int, value: persistence_pb2.LogRecord) -> records.LogRecor
         request_id=identifier(f"{where}.request_id", value.request_id, required=False),
         random_positions=tuple(positions), random_values=tuple(value.random_values),
         events_json=json_text(f"{where}.events_json", value.events_json, list, "[]"),
-        created_at=from_timestamp(value.create_time) if value.HasField("create_time") else None)
+        created_at=(when(f"{where}.create_time", value.create_time)
+                    if value.HasField("create_time") else None))
 
 
 def log_records(values: Sequence[persistence_pb2.LogRecord]) -> list[records.LogRecord]:

@@ -174,7 +174,7 @@ class Served(WithStore):
             yield channel
 
 
-class PersistenceServiceBehaviours(Served):
+class ServedPersistence(Served):
     @pytest.fixture
     def stub(self, channel) -> persistence_pb2_grpc.PersistenceServiceStub:
         return persistence_pb2_grpc.PersistenceServiceStub(channel)
@@ -183,6 +183,9 @@ class PersistenceServiceBehaviours(Served):
     def m1(self, store) -> None:
         """Match m1 with its set-up and one action stored."""
         started(store, a_match(), actions=1)
+
+
+class PersistenceServiceBehaviours(ServedPersistence):
 
     def test_a_match_from_creation_to_history(self, stub, store):
         stub.RecordMatch(record_request("m1"), metadata=SERVICE)
