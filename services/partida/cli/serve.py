@@ -16,7 +16,13 @@ log = logging.getLogger("partida.serve")
 
 def serve(role: str, cfg: Settings, announce: bool = True) -> None:
     """Serve until SIGINT or SIGTERM, then report NOT_SERVING, drain in-flight calls for up to
-    PARTIDA_SHUTDOWN_GRACE_SECONDS and stop."""
+    PARTIDA_SHUTDOWN_GRACE_SECONDS and stop. Refuses to start, before anything listens, on
+    an address beyond this machine while a secret keeps its public built-in value."""
+    exposed = cfg.public_defaults_exposed()
+    if exposed:
+        raise SystemExit(f"refusing to serve on {cfg.host}: {', '.join(exposed)} still "
+                         "have the built-in values, which only suit a loopback address; "
+                         "set them to secrets of this deployment")
     logs.configure()
     exporter = metrics.serve(cfg.metrics_port, cfg.host)
     process = build(role, cfg)

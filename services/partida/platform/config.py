@@ -6,6 +6,7 @@ state, SQLite and local bot threads.
 
 from __future__ import annotations
 
+import ipaddress
 from functools import cache
 
 from pydantic import Field
@@ -61,10 +62,32 @@ class Settings(BaseSettings):
     # their own beside these.
     max_streams: int = Field(default=2000, ge=1)
 
+    def public_defaults_exposed(self) -> list[str]:
+        """The secrets (as their PARTIDA_ variables) still at the built-in values, which anyone
+        can read here, when the process listens beyond this machine: with them, anyone who
+        reaches the port could sign player and service tokens (and so draw dice or append to
+        logs) or create players. Empty when the host is a loopback address."""
+        if _loopback(self.host):
+            return []
+        return [f"PARTIDA_{name.upper()}" for name in _SECRETS
+                if getattr(self, name) == type(self).model_fields[name].default]
+
     def integrators(self) -> dict[str, str]:
         """API key -> integrator name."""
         pairs = (p.split("=", 1) for p in self.api_keys.split(",") if "=" in p)
         return {k.strip(): v.strip() for k, v in pairs}
+
+
+_SECRETS = ("token_secret", "service_token_secret", "api_keys")
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a host name other than localhost may resolve anywhere
+        return False
 
 
 @cache

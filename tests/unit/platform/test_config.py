@@ -1,0 +1,50 @@
+"""Configuration: the built-in secrets are public, so a server reachable from other machines
+must not start with them."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from partida.platform.config import Settings
+
+SET = {"token_secret": "s1-" + "x" * 20, "service_token_secret": "s2-" + "y" * 20,
+       "api_keys": "k-123=acme"}
+ALL = ["PARTIDA_TOKEN_SECRET", "PARTIDA_SERVICE_TOKEN_SECRET", "PARTIDA_API_KEYS"]
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "10.1.2.3", "partida.example.org"])
+def test_a_host_beyond_this_machine_names_every_secret_left_at_its_default(host):
+    assert Settings(host=host).public_defaults_exposed() == ALL
+    assert Settings(host=host, **SET).public_defaults_exposed() == []
+    assert Settings(host=host, **(SET | {"api_keys": "dev-key=dev"})).public_defaults_exposed() \
+        == ["PARTIDA_API_KEYS"]
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2", "::1", "localhost"])
+def test_a_loopback_host_may_keep_the_defaults(host):
+    assert Settings(host=host).public_defaults_exposed() == []
+
+
+def test_serve_refuses_before_anything_listens(tmp_path: Path):
+    with socket.socket() as probe:  # a port nobody holds, to see that it stays free
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PARTIDA_")} | {
+        "PARTIDA_HOST": "0.0.0.0", "PARTIDA_PORT": str(port), "PARTIDA_METRICS_PORT": "0",
+        "PARTIDA_TOKEN_SECRET": SET["token_secret"]}
+    partida = Path(sys.executable).with_name("partida")
+    # A server that started would serve until the timeout, which then fails the test.
+    done = subprocess.run([str(partida), "serve"], cwd=tmp_path, env=env, timeout=60,
+                          capture_output=True, text=True)
+    assert done.returncode != 0
+    assert ("refusing to serve on 0.0.0.0: PARTIDA_SERVICE_TOKEN_SECRET, PARTIDA_API_KEYS "
+            "still have the built-in values") in done.stderr
+    with socket.socket() as again:
+        again.bind(("0.0.0.0", port))  # would fail had the server bound it
+    assert list(tmp_path.iterdir()) == []  # nor was a database made
