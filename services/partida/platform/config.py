@@ -79,6 +79,7 @@ class Settings(BaseSettings):
 
 
 _SECRETS = ("token_secret", "service_token_secret", "api_keys")
+API_KEYS = "PARTIDA_API_KEYS"
 
 
 def _loopback(host: str) -> bool:

@@ -1,5 +1,6 @@
 """Configuration: the built-in secrets are public, so a server reachable from other machines
-must not start with them."""
+must not start with them (the built-in API key, which the development stacks serve, is only
+warned of)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def test_a_loopback_host_may_keep_the_defaults(host):
     assert Settings(host=host).public_defaults_exposed() == []
 
 
-def test_serve_refuses_before_anything_listens(tmp_path: Path):
+def test_serve_refuses_a_built_in_token_secret_before_anything_listens(tmp_path: Path):
     with socket.socket() as probe:  # a port nobody holds, to see that it stays free
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -43,8 +44,27 @@ def test_serve_refuses_before_anything_listens(tmp_path: Path):
     done = subprocess.run([str(partida), "serve"], cwd=tmp_path, env=env, timeout=60,
                           capture_output=True, text=True)
     assert done.returncode != 0
-    assert ("refusing to serve on 0.0.0.0: PARTIDA_SERVICE_TOKEN_SECRET, PARTIDA_API_KEYS "
-            "still have the built-in values") in done.stderr
+    assert ("refusing to serve on 0.0.0.0: the built-in value of "
+            "PARTIDA_SERVICE_TOKEN_SECRET is public") in done.stderr
     with socket.socket() as again:
         again.bind(("0.0.0.0", port))  # would fail had the server bound it
     assert list(tmp_path.iterdir()) == []  # nor was a database made
+
+
+def test_serve_starts_with_the_built_in_api_key_and_warns_of_it(tmp_path: Path):
+    """The development stacks (compose, the k8s base) listen on every address with the
+    documented dev key: they start, told that anyone reaching them may create players."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PARTIDA_")} | {
+        "PARTIDA_HOST": "0.0.0.0", "PARTIDA_PORT": "0", "PARTIDA_METRICS_PORT": "0",
+        "PARTIDA_TOKEN_SECRET": SET["token_secret"],
+        "PARTIDA_SERVICE_TOKEN_SECRET": SET["service_token_secret"]}
+    partida = Path(sys.executable).with_name("partida")
+    server = subprocess.Popen([str(partida), "serve"], cwd=tmp_path, env=env, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert server.stdout is not None
+        assert "serving on 0.0.0.0:" in server.stdout.readline()  # it started
+    finally:
+        server.terminate()
+        _, err = server.communicate(timeout=60)
+    assert "PARTIDA_API_KEYS has its built-in value on 0.0.0.0" in err
