@@ -327,7 +327,12 @@ class Matches:
             meta.controller, meta.bot = controller, (bot or meta.bot or default_bot(s.game_id))
             self.ledger.update_seat(match_id, seat, meta)  # durable first: rebuilds keep it
             if not self.sessions.commit(s, s.version, [], "", ""):
-                raise Aborted("the match moved on; try again")
+                # Another replica moved the match on meanwhile. The change is recorded
+                # already, so it stands (ABORTED would say it had not been made, and the
+                # session would change unannounced at its next rebuild): the session is
+                # rebuilt from the record now.
+                self.sessions.invalidate(match_id)
+                s = self.session(match_id)
             state = game.state_from_dict(s.state)
             self._after_commit(s, game, state)
             self._index(s, game, state, self.clock())  # a bot now to act is watched
@@ -443,12 +448,13 @@ class Matches:
         over = s.outcome if s.version == entry.sequence else None
         return Result(s.game_id, entry.sequence, project(entry.events, seat), over, seat=seat)
 
-    def _arm(self, s: Session, game: Game, state: Any) -> None:
-        """Set the next decision's deadline, and index it before the session is written."""
+    def _arm(self, s: Session, game: Game, state: Any, asked_at: float | None = None) -> None:
+        """Set the next decision's deadline, and index it before the session is written.
+        `asked_at`: when the decision was asked, if before now (a rebuilt session's)."""
         now = self.clock()
-        s.asked_at = now
+        s.asked_at = now if asked_at is None else min(asked_at, now)
         if s.status == "active" and s.decision_timeout and game.to_act(state):
-            s.deadline = now + s.decision_timeout
+            s.deadline = s.asked_at + s.decision_timeout
         else:
             s.deadline = 0.0
         self._index(s, game, state, now)
@@ -563,7 +569,10 @@ class Matches:
         if s.spectator_delay:  # at the end everything may be shown (_advance_spectator)
             s.spectator = (spectator if spectator is not None and s.status == "active"
                            else {"version": s.version, "state": s.state, "pending": []})
-        self._arm(s, game, state)  # indexes afresh: the index may have gone with the session
+        # Indexed afresh (the index may have gone with the session). The decision was asked
+        # when the last record was written: its clock runs from then, not from the rebuild
+        # (each rebuild would put the deadline, and a lost bot turn's retry, off again).
+        self._arm(s, game, state, asked_at=entries[-1].created_at or None)
         if not self.sessions.create(s):
             current = self.sessions.load(match_id)
             if current is not None:

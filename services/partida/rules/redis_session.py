@@ -22,7 +22,15 @@ from typing import Any
 import redis
 
 from partida.platform import jsonio
-from partida.rules.session import EVENTS_KEPT, FINISHED_TTL, IDLE_TTL, Session, Wake, ttl_of
+from partida.rules.session import (
+    EVENTS_KEPT,
+    FINISHED_TTL,
+    IDLE_TTL,
+    Session,
+    Wake,
+    ttl_of,
+    unbroken,
+)
 
 DEADLINES = "partida:deadlines"
 # The longest an event read may block. The client's socket read timeout is set above it:
@@ -46,6 +54,17 @@ for i = 9, #ARGV, 2 do
   redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[5], ARGV[i] .. '-0', 'e', ARGV[i + 1])
 end
 if #ARGV >= 9 or ARGV[8] ~= '' then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
+return 1
+"""
+
+# KEYS: session
+# ARGV: version, blob, ttl
+# Only a session written here gets its lifetime: one already there (another replica's
+# rebuild, a finished match on its short FINISHED_TTL) keeps its own.
+_CREATE = """
+if redis.call('HSETNX', KEYS[1], 'version', ARGV[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'blob', ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
 """
 
@@ -83,6 +102,7 @@ class RedisSessionStore:
         self.idle_ttl = idle_ttl
         self.finished_ttl = finished_ttl
         self._commit = client.register_script(_COMMIT)
+        self._create = client.register_script(_CREATE)
 
     @classmethod
     def from_url(cls, url: str, idle_ttl: int = IDLE_TTL, connections: int = 600,
@@ -99,13 +119,11 @@ class RedisSessionStore:
         return None if blob is None else Session.from_json(_unpack(blob))
 
     def create(self, session: Session) -> bool:
-        key = _key(session.match_id, "session")
-        pipe = self.r.pipeline()
-        pipe.hsetnx(key, "version", str(session.version))
-        pipe.hsetnx(key, "blob", _pack(session.to_json()))
-        pipe.expire(key, self.idle_ttl)
-        created, _, _ = pipe.execute()
-        return bool(created)
+        # As a commit, by the session's status: a finished match rebuilt from the log (a read
+        # after its session went) is kept FINISHED_TTL, not IDLE_TTL, as in the memory store.
+        ttl = int(ttl_of(session, self.idle_ttl, self.finished_ttl))
+        args: list[Any] = [session.version, _pack(session.to_json()), ttl]
+        return bool(self._create(keys=[_key(session.match_id, "session")], args=args))
 
     def commit(self, session: Session, expected_version: int, events: list[dict[str, Any]],
                request_id: str, response: str) -> bool:
@@ -149,7 +167,8 @@ class RedisSessionStore:
         if first:  # the first event kept: a mark's own seq is an event before it
             seq, _, sub = first[0][0].partition(b"-")
             oldest = int(seq) + (sub != b"0")
-        complete = oldest is None or oldest <= after_seq + 1
+        # A hole among the events found (an action's lost commit, see unbroken): read the log.
+        complete = (oldest is None or oldest <= after_seq + 1) and unbroken(found, after_seq)
         return found, complete
 
     def _wakeable_read(self, key: str, start: str, block_ms: int, wake: Wake) -> Any:

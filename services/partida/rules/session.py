@@ -34,6 +34,15 @@ def ttl_of(session: Session, idle_ttl: float, finished_ttl: float) -> float:
     return finished_ttl if session.status == "finished" else idle_ttl
 
 
+def unbroken(found: list[dict[str, Any]], after_seq: int) -> bool:
+    """Whether `found` are the events right after `after_seq`, none missing between them.
+    The events of an action whose session commit was lost (a replica that lost the log race
+    invalidated the session meanwhile) are in the log but never reach the store: the match
+    is rebuilt and the next action's events follow, so a store can hold old events and new
+    ones with a hole between, and must not claim to hold every event after `after_seq`."""
+    return all(e["seq"] == after_seq + i for i, e in enumerate(found, 1))
+
+
 @dataclass
 class SeatMeta:
     player_id: str = ""
@@ -242,8 +251,9 @@ class MemorySessionStore:
         match has moved past `after_version`."""
         with self._lock:
             kept = self._events.get(match_id, deque())
-            complete = not kept or kept[0]["seq"] <= after_seq + 1
             found = [e for e in kept if e["seq"] > after_seq]
+            complete = (not kept or kept[0]["seq"] <= after_seq + 1) and unbroken(found,
+                                                                                   after_seq)
             moved = after_version >= 0 and self._sessions.get(
                 match_id, (after_version,))[0] > after_version
         return found, complete, moved

@@ -8,7 +8,6 @@ import itertools
 from collections.abc import Iterator
 from typing import Any
 
-import grpc
 import pytest
 
 from partida.dice.logic import Dice
@@ -21,6 +20,7 @@ from partida.rules.matches import Matches
 from partida.rules.service import RulesServicer
 from partida.rules.session import MemorySessionStore, SeatMeta
 from partida.v1 import rules_pb2_grpc
+from tests.support.serving import channel_to
 
 
 class Clock:
@@ -88,12 +88,6 @@ def served(matches: Matches, player: str) -> Iterator[tuple[Any, tuple]]:
     auth = Authority("p" * 32, "s" * 32, {})
     reg = Registration("partida.v1.RulesService", RulesServicer(matches),
                        rules_pb2_grpc.add_RulesServiceServicer_to_server)
-    server = Server([reg], auth, "127.0.0.1:0")
-    server.start()
-    try:
-        with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
-            token = auth.player_token(player, 60)[0]
-            yield (rules_pb2_grpc.RulesServiceStub(channel),
-                   (("authorization", f"Bearer {token}"),))
-    finally:
-        server.stop(0)
+    with channel_to(Server([reg], auth, "127.0.0.1:0")) as channel:
+        token = auth.player_token(player, 60)[0]
+        yield rules_pb2_grpc.RulesServiceStub(channel), (("authorization", f"Bearer {token}"),)

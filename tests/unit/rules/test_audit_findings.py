@@ -3,6 +3,8 @@ test builds its match through the real in-process parts and checks one finding."
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from partida.dice.logic import Dice
@@ -214,3 +216,46 @@ def test_match_options_must_be_strict_json(matches, options, why):
             RulesServicer(matches).CreateMatch(request, None)
     finally:
         principal_var.reset(token)
+
+
+def test_a_rebuild_keeps_the_decisions_clock_running(matches, clock):
+    """A session rebuilt from the log (gone from Redis, or dropped after a lost race) keeps
+    the deadline its decision got when it was asked: a rebuild does not restart the clock."""
+    clock.now = time.time()  # a record's time is when it was written, by the wall clock
+    s = new_match(matches, decision_timeout=60)
+    _step(matches, s.match_id)
+    asked = clock.now
+    clock.now += 50
+    matches.sessions.invalidate(s.match_id)
+    assert matches.session(s.match_id).deadline == pytest.approx(asked + 60, abs=0.5)
+    clock.now += 11
+    assert matches.expire_decisions() == 1  # 61 s after it was asked, not 11 after the rebuild
+
+
+class _SeatHook(LocalLedger):
+    """The real ledger; `then` runs once right after the next seat change is recorded."""
+
+    then = None
+
+    def update_seat(self, match_id, seat, meta):
+        super().update_seat(match_id, seat, meta)
+        then, self.then = self.then, None
+        if then is not None:
+            then()
+
+
+def test_a_seat_handed_over_while_another_replica_acts_is_handed_over(store, clock):
+    """The change is recorded before the session is written; when another replica moves
+    the match on in between, the call still succeeds and the live session has the change
+    (it was answered ABORTED, yet the record had it: the next rebuild handed the seat over
+    unannounced)."""
+    sessions = MemorySessionStore()
+    ledger = _SeatHook(store)
+    a = Matches(sessions, ledger, Dice(store), clock=clock)
+    b = Matches(sessions, LocalLedger(store), Dice(store), clock=clock)  # another replica
+    match_id = new_match(a).match_id
+    ledger.then = lambda: _step(b, match_id)
+    meta = a.set_controller(match_id, 1, "bot", "", BOB)
+    assert meta.controller == "bot"
+    live = a.session(match_id)
+    assert live.version == 1 and live.seats[1].controller == "bot"
