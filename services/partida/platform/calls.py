@@ -19,6 +19,7 @@ from partida.platform.auth import Authority, Principal
 from partida.platform.errors import ResourceExhausted, ServiceError, Unauthenticated
 from partida.platform.ratelimit import RateLimiter
 from partida.platform.stream_slots import StreamSlots
+from partida.platform.validation import MAX_ID
 
 log = logging.getLogger("partida.calls")
 
@@ -166,6 +167,8 @@ class CallContextInterceptor(PerMethod):
                 return behavior(request, context)
             except (ServiceError, grpc.RpcError) as e:
                 context.abort(*failure_status(e))
+            except Exception as e:
+                _unexpected(context, e)
             finally:
                 _reset(tokens)
         return call
@@ -181,6 +184,8 @@ class CallContextInterceptor(PerMethod):
                     yield from behavior(request, context)
             except (ServiceError, grpc.RpcError) as e:
                 context.abort(*failure_status(e))
+            except Exception as e:
+                _unexpected(context, e)
             finally:
                 _reset(tokens)
         return call
@@ -203,6 +208,20 @@ class CallContextInterceptor(PerMethod):
             yield
         finally:
             self._slots.give(player)
+
+
+def _unexpected(context: grpc.ServicerContext, e: Exception) -> None:
+    """Ends a call that failed with an exception no refusal names (a bug, a library's error):
+    INTERNAL with the request id to quote, logged here in full. Left to gRPC, the call would
+    answer UNKNOWN "Exception calling application: <the exception's text>", showing the
+    client whatever that text holds (paths, SQL, keys, hidden state). A status the call set
+    itself before raising (context.abort, as the front door's pass-through does) is kept."""
+    if context.code() is not None:
+        raise e
+    log.error("unexpected failure", exc_info=e)
+    rid = request_id_var.get()  # the client's own, or one made up: quoted only if sound
+    quoted = f"; request id {rid}" if 0 < len(rid) <= MAX_ID and rid.isprintable() else ""
+    context.abort(grpc.StatusCode.INTERNAL, f"internal error{quoted}")
 
 
 def failure_status(e: ServiceError | grpc.RpcError) -> tuple[grpc.StatusCode, str]:

@@ -21,6 +21,7 @@ from partida.persistence.service import registrations
 from partida.persistence.store import PersistenceStore
 from partida.platform.auth import Authority
 from partida.platform.server import Server
+from tests.support.serving import channel_to
 
 SEED = bytes(range(32))
 COMMITMENT = hashlib.sha256(SEED).digest()
@@ -82,13 +83,9 @@ def race(workers: int, attempt: Callable[[int], Any]) -> list[Any]:
 @contextlib.contextmanager
 def serving(store: PersistenceStore) -> Iterator[grpc.Channel]:
     """Both servicers on a free loopback port; yields a channel to them."""
-    server = Server(registrations(store, AUTHORITY), AUTHORITY, "127.0.0.1:0", max_workers=16)
-    server.start()
-    try:
-        with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
-            yield channel
-    finally:
-        server.stop(0)
+    with channel_to(Server(registrations(store, AUTHORITY), AUTHORITY, "127.0.0.1:0",
+                           max_workers=16)) as channel:
+        yield channel
 
 
 @contextlib.contextmanager
