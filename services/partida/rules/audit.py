@@ -13,6 +13,8 @@ from partida.rules.matches import outcome_dict
 from partida.rules.protos import outcome_of
 from partida.rules.randomness import replay_action, replay_setup
 
+_KINDS = ("action", "timeout", "resign")  # what a record after the set-up may be
+
 
 def audit(match: Any, log: list[Any]) -> list[str]:
     """Problems found in a match (a partida.v1.Match) and its log records
@@ -43,10 +45,14 @@ def _replay(match: Any, log: list[Any]) -> list[str]:
     game = get(match.game_id)
     if not log or log[0].kind != "setup":
         return ["the log does not start with the set-up record"]
+    if json.loads(log[0].events_json or "[]") != []:  # `client replay` would show them
+        return ["the set-up record holds events, yet the set-up logs none"]
     state = replay_setup(game, match.scenario_id, len(match.seats),
                          json.loads(match.options_json or "{}"), log[0].random_values)
     seq = 0
     for r in log[1:]:
+        if r.kind not in _KINDS:  # replay_action would take it for an action
+            return [f"record {r.sequence} is of an unknown kind {r.kind!r}"]
         try:
             events, rng = replay_action(game, state, r.kind, r.seat, r.action_id,
                                         r.random_values)
