@@ -185,7 +185,8 @@ def free_actions(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
                for p, cost in steps(state, f, n))
     for facing in FACINGS:
         if facing != n.facing:
-            cost = turn_cost(f, here, quarter_turns(n.facing, facing))
+            cost = turn_cost(f, here, quarter_turns(n.facing, facing),
+                             command="command" in n.knacks)
             if can_pay(state, n, cost, "turn"):
                 out.append(Action(f"turn:{facing}", f"{n.name} turns to face {facing} ({cost})"))
     for wid in firearms(n):

@@ -67,7 +67,8 @@ def first_moves(f: Field, n: Nose, targets: list[Pos]) -> tuple[int, dict[str, i
                                   f"move:{p[0]},{p[1]}"))
         for fc in FACINGS:
             if fc != facing:
-                nexts.append((cell, fc, turn_cost(g, cell, quarter_turns(facing, fc)),
+                nexts.append((cell, fc,
+                              turn_cost(g, cell, quarter_turns(facing, fc), command=command),
                               f"turn:{fc}"))
         for p, fc, step, aid in nexts:
             c = cost + step

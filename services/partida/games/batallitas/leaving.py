@@ -35,7 +35,8 @@ def exits(state: BatallitasState, f: Field, n: Nose) -> list[tuple[str, int]]:
     out, else a backward or sideways one (RULES.md decision)."""
     if n.cell is None:
         return []
-    return [(side, FORWARD if n.facing == FACING_OUT[side] else OTHER)
+    less = 1 if "command" in n.knacks else 0  # a step, so knack "Command" makes it cheaper
+    return [(side, max(1, (FORWARD if n.facing == FACING_OUT[side] else OTHER) - less))
             for side in sides_out(state, n)
             if n.cell in f.map.edge_cells(side) and not f.shut(f.map.outer_edge(n.cell, side))]
 

@@ -35,7 +35,10 @@ def step_cost(f: Field, origin: Pos, facing: str, dest: Pos, *, command: bool = 
     return max(1, cost - 1) if command else cost
 
 
-def turn_cost(f: Field, at: Pos, quarters: int) -> int:
-    """Points for `quarters` 90° turns; each costs one more inside an obstacle cell."""
+def turn_cost(f: Field, at: Pos, quarters: int, *, command: bool = False) -> int:
+    """Points for `quarters` 90° turns; each costs one more inside an obstacle cell, and one
+    less (at least 1) for a nose with command (turning is a movement action, "Actions")."""
     per = 1 + (EXTRA if f.terrain(at) == "obstacle" else 0)
+    if command:
+        per = max(1, per - 1)
     return per * abs(quarters)

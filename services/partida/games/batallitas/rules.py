@@ -514,7 +514,8 @@ class Batallitas(Game[BatallitasState]):
     def _do_turn(self, state: BatallitasState, rest: str, rng: Rng, ev: list[Event]) -> None:
         n = self._actor(state)
         assert n.cell is not None
-        cost = turn_cost(field_of(state), n.cell, quarter_turns(n.facing, rest))
+        cost = turn_cost(field_of(state), n.cell, quarter_turns(n.facing, rest),
+                         command="command" in n.knacks)
         T.pay(state, n, cost, "turn")
         ev.append(Event("turned", {"nose": n.id, "facing": rest, "cost": cost}))
         n.facing = rest
