@@ -84,7 +84,7 @@ def test_a_charged_spear_strikes_first():
     """Lanza: always strikes first (RULES.md: once, at the model that charges it)."""
     state = ground(mu_baba=(60, 80), ch_pico=(62.8, 80))
     activate(state, "mu_baba")
-    ev = act(state, "fight:ch_pico:sabre", 6, 1, 3, 3)   # the spear hits: Baba stunned
+    ev = act(state, "fight:ch_pico:sabre", 6, 1, 3, 3, 3)  # the spear hits (no parry): Baba stunned
     assert kinds(ev)[:2] == ["spear_strikes_first", "attack_roll"]
     assert state.models["mu_baba"]["status"] == "stunned" and "blow" not in kinds(ev)
 

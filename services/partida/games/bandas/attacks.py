@@ -43,12 +43,14 @@ def shoot_modifier(state: BandasState, mid: str, target: str, weapon: str, shot:
         covered = W.hidden(state, mid, target) >= G.COVERED
         if covered and not C.has(state, mid, "laser_vision") and not C.has(state, target, "huge"):
             mod -= 1
-        if spec.close_bonus and G.distance(state.place(mid), state.place(target)) < \
-                spec.close_range:
-            mod += spec.close_bonus
-    elif W.hidden_vehicle(state, mid, target) >= G.COVERED and \
-            not C.has(state, mid, "laser_vision"):
-        mod -= 1
+        reach = G.distance(state.place(mid), state.place(target))
+    else:
+        if W.hidden_vehicle(state, mid, target) >= G.COVERED and \
+                not C.has(state, mid, "laser_vision"):
+            mod -= 1
+        reach = W.range_to_vehicle(state, mid, target)
+    if spec.close_bonus and reach < spec.close_range:     # at any target, vehicles too
+        mod += spec.close_bonus
     if m["vehicle"] and m["role"] != "gunner" and not C.has(state, mid, "marksman"):
         mod -= 1
     return mod
@@ -155,9 +157,11 @@ def fight(state: BandasState, mid: str, target: str, weapon: str, rng: Rng,
     if t["status"] == STANDING and "spear" in t["weapons"] and target not in a["countered"]:
         a["countered"].append(target)       # Lanza: the charged spear strikes first, once
         ev.append(Event("spear_strikes_first", {"model": target, "at": mid}))
-        if C.opposed(rng, C.weapon_skill(state, target) + melee_modifier(state, target, "spear", 0),
-                     C.pericia(state, mid), ev, target, mid):
-            C.hit(state, mid, rng, ev, _melee_save_mod(state, target, "spear"))
+        per = C.pericia(state, mid) - (1 if t["foes"][mid] == state.turn and
+                                       C.has(state, target, "poison_injector") else 0)
+        _lands(state, target, mid, "spear",
+               C.weapon_skill(state, target) + melee_modifier(state, target, "spear", 0), per,
+               rng, ev)
     for _ in range(spec.blows if spec else 1):
         if m["status"] != STANDING or not state.in_play(target):
             return
@@ -173,17 +177,24 @@ def fight(state: BandasState, mid: str, target: str, weapon: str, rng: Rng,
         if first and C.has(state, mid, "poison_injector"):
             per -= 1
         ws = C.weapon_skill(state, mid) + melee_modifier(state, mid, weapon, blow)
-        if not C.opposed(rng, ws, per, ev, mid, target):
-            continue
-        if "sabre" in t["weapons"]:
-            roll = rng.d6()
-            ev.append(Event("parry", {"model": target, "roll": roll, "parried": roll >= 6}))
-            if roll >= 6:
-                continue
-        C.hit(state, target, rng, ev, save_mod)
-        if C.has(state, target, "acid_blood"):
-            ev.append(Event("acid_blood", {"model": target, "burns": mid}))
-            C.hit(state, mid, rng, ev)
+        _lands(state, mid, target, weapon, ws, per, rng, ev)
+
+
+def _lands(state: BandasState, mid: str, target: str, weapon: str, ws: int, per: int, rng: Rng,
+           ev: list[Event]) -> None:
+    """One melee blow's roll; on a hit the target's sabre may parry it (Sables), then the hit
+    and the target's acid blood (Sangre ácida) burning the striker."""
+    if not C.opposed(rng, ws, per, ev, mid, target):
+        return
+    if "sabre" in state.models[target]["weapons"]:
+        roll = rng.d6()
+        ev.append(Event("parry", {"model": target, "roll": roll, "parried": roll >= 6}))
+        if roll >= 6:
+            return
+    C.hit(state, target, rng, ev, _melee_save_mod(state, mid, weapon))
+    if C.has(state, target, "acid_blood"):
+        ev.append(Event("acid_blood", {"model": target, "burns": mid}))
+        C.hit(state, mid, rng, ev)
 
 
 def _melee_save_mod(state: BandasState, mid: str, weapon: str) -> int:

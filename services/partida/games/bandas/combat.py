@@ -134,11 +134,15 @@ def hit(state: BandasState, mid: str, rng: Rng, ev: list[Event], save_mod: int =
 def charged(state: BandasState, mid: str, save_mod: int, rng: Rng, ev: list[Event]) -> None:
     """A downed or stunned model attacked in melee is not rolled against: unless its armour
     saves it goes to stunned (from down) or out of action (from stunned) (Rulebook, Heridas;
-    see RULES.md on 'charged')."""
+    see RULES.md on 'charged'); an unused amulet cancels that out of action (Amuletos)."""
     if saves(state, mid, save_mod, rng, ev):
         return
-    status = state.models[mid]["status"]
-    worsen(state, mid, STUNNED if status == DOWN else OUT, ev)
+    m = state.models[mid]
+    status = STUNNED if m["status"] == DOWN else OUT
+    if status == OUT and has(state, mid, "amulet") and not m["amulet_used"]:
+        m["amulet_used"] = True         # Amuletos: one out of action ignored per match
+        status = STUNNED
+    worsen(state, mid, status, ev)
     ev.append(Event("charged_while_down", {"model": mid, "now": state.models[mid]["status"]}))
 
 

@@ -315,7 +315,8 @@ class Bandas(Game[BandasState]):
 
     def _activate(self, state: BandasState, unit: str, rng: Rng, ev: list[Event]) -> None:
         """Start a unit's activation: recovery from wounds (stunned -> down, down -> up but no
-        move; Heridas), reloading, nets; a vehicle's wheel check (Tabla de impactos, 1)."""
+        move; Heridas), reloading, nets (a netted driver's vehicle does not move); a vehicle's
+        wheel check (Tabla de impactos, 1)."""
         if unit in state.vehicles:
             v = state.vehicles[unit]
             v["moving"] = False
@@ -325,12 +326,14 @@ class Bandas(Game[BandasState]):
             driver = state.driver(unit)
             assert driver is not None
             status = state.models[driver]["status"]
+            netted = state.models[driver]["netted"]     # a netted driver: the vehicle stays
+            state.models[driver]["netted"] = False
             self._recover(state, driver, ev)
-            if status != STANDING or v["wheels"] >= 2:
+            if status != STANDING or v["wheels"] >= 2 or netted:
                 state.active["no_move"] = True
             if status == STUNNED:
                 state.active["over"] = True
-            elif v["wheels"] == 1 and status == STANDING and \
+            elif v["wheels"] == 1 and status == STANDING and not netted and \
                     not C.check(state, driver, rng, ev, "wheels"):
                 V.drift(state, unit, rng, ev)
                 state.active["over"] = True
