@@ -48,8 +48,8 @@ def test_bad_weather_weakens_attacking_land_units_and_all_aircraft() -> None:
     assert _value(s, "r_reg1", True, "valladolid") == 2
     assert _value(s, "r_reg2", False, "valladolid") == 3
     put(s, "segovia", "n_lc1")
-    assert CB.air_value(C, s, "n_lc1", "segovia", False) == 0            # 3 // 2 - 1
-    assert CB.air_value(C, s, "n_lc1", "segovia", True) == 2
+    assert CB.air_value(C, s, "n_lc1", "segovia", False) == 0            # 2 // 2 - 1
+    assert CB.air_value(C, s, "n_lc1", "segovia", True) == 1             # 2 - 1
 
 
 def test_tanks_fire_twice_hqs_never_and_both_sides_fire_on_round_start_strengths() -> None:

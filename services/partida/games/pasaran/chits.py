@@ -25,14 +25,15 @@ def kind(chit: str) -> str:
 
 def superiority(content: Content, state: PasaranState, side: str, place: str) -> int:
     """9.4 tactical superiority: one more chit per HQ, for aircraft, for tanks, for the Legion
-    Condor (Nationalists) or the International Brigade (Republicans), for a trench defended
-    (with 9.5); the Nationalists one more when Republican militia and regulars fight together."""
+    Condor (Nationalists) or the International Brigade (Republicans), for a finished trench
+    defended (with 9.5); the Nationalists one more when Republican militia and regulars fight
+    together."""
     units = B.units_at(state, place, side)
     kinds = [state.units[u]["kind"] for u in units]
     tags = {content.unit(u).tag for u in units}
     n = kinds.count("hq") + ("air" in kinds) + ("tank" in kinds)
     n += ("lc" in tags) if side == "nat" else ("int" in tags)
-    if side != state.active and any(t["place"] == place and t["side"] == side
+    if side != state.active and any(t["place"] == place and t["side"] == side and t["done"]
                                     for t in state.trenches):
         n += 1
     if side == "nat":

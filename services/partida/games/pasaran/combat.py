@@ -324,6 +324,8 @@ def retreat(content: Content, state: PasaranState, side: str, dest: str | None,
 def start(state: PasaranState, place: str, events: list[Event]) -> None:
     if place in state.attacks:
         state.attacks.remove(place)
+    if B.is_city(place) and B.area_of(place) not in state.sieged:
+        state.sieged.append(B.area_of(place))     # 6.4.5: a city attacked is not also besieged
     state.combat = {"place": place, "round": 0, "stage": "start", "ask": [], "must": None,
                     "hits": {s: {"air": 0, "land": 0} for s in B.SIDES}}
     events.append(Event("combat", {"place": place}))
@@ -427,12 +429,15 @@ def finish(content: Content, state: PasaranState, events: list[Event]) -> None:
 
 # ----- siege (6.4.5) -----------------------------------------------------------------------
 def siege_targets(content: Content, state: PasaranState, side: str) -> list[str]:
-    """Areas the side holds with its land units around an enemy-held city with defenders."""
+    """Areas the side holds with its land units around an enemy-held city with defenders; a
+    siege replaces an attack on the city, so not a city attacked in this segment."""
     out = []
     for a in content.map.areas:
         if a.city is None or a.id in state.sieged or state.control.get(a.id) != side:
             continue
         city = B.city_of(a.id)
+        if city in state.attacks:
+            continue
         if (B.holder(state, city) != side and B.land_at(state, city, B.ENEMY[side])
                 and B.land_at(state, a.id, side) and not B.contested(state, a.id)):
             out.append(a.id)

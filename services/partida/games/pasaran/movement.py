@@ -255,9 +255,9 @@ def reactions(content: Content, state: PasaranState, side: str) -> dict[tuple[st
     attacked = state.attacks
     for uid in state.on_map(side):
         r = state.units[uid]
-        if (r["reacted"] or r.get("pinned") or B.contested(state, r["at"])
+        if (r["reacted"] or r.get("pinned") or r.get("digging") or B.contested(state, r["at"])
                 or B.held_by_revolt(content, state, uid)):
-            continue                              # 10.1: a pinned unit does not react
+            continue                  # 10.1: a pinned unit does not react; 9.5: nor a digger
         here = B.area_of(r["at"])
         if r["kind"] == "air":
             near = B.distances(content, here, content.tables.range["air"],

@@ -34,7 +34,8 @@ class PasaranState:
     airlift_left: int = 0
     sea_left: int = 0                      # infantry that may still attack by sea (Invasion)
     attacks: list[str] = field(default_factory=list)     # places attacked in this step
-    sieged: list[str] = field(default_factory=list)      # cities besieged this segment
+    sieged: list[str] = field(default_factory=list)      # areas whose city was besieged
+    # or attacked this segment (6.4.5: a siege is instead of an attack)
     command_used: dict[str, int] = field(default_factory=dict)  # hq -> units sent this step
     combat: dict[str, Any] | None = None
     discard: list[str] = field(default_factory=list)
