@@ -129,7 +129,8 @@ def _moves(state: JoeState, n: str, mode: str, ap: int) -> list[tuple[str, str]]
         if cost <= ap and (mode == TURN or cost == 1):
             reach[o] = cost
     if c["speed"] and mode == TURN:   # the speed joker: two zones for one point
-        for first in list(reach):
+        # Not on from a window that costs two (8.2): the step would come out cheaper.
+        for first in [z for z, k in reach.items() if k == 1]:
             for o, link in geo.moves(first, locks):
                 if o != c["zone"] and o not in reach and link.kind != "window":
                     reach[o] = 1
@@ -175,11 +176,13 @@ def _other(state: JoeState, n: str) -> list[tuple[str, str]]:
     for o in state.held(n):
         if state.objects[o]["jammed"]:
             out.append((f"unjam:{o}", f"{n} clears the jammed {kind(state, o)}"))
-    if any(_loaded(state, g) for g in c["guns"]):
-        g = next(g for g in c["guns"] if _loaded(state, g))
+    for g in c["guns"]:   # 5.2: with two guns, the shooter names the one he fires
+        if not _loaded(state, g):
+            continue
         for other, link in geo.links[c["zone"]]:
             if link.lock and state.locks.get(link.lock) and link.kind == "door":
-                out.append((f"lock:{g}:{link.lock}", f"{n} shoots at the lock to {other}"))
+                out.append((f"lock:{g}:{link.lock}",
+                            f"{n} shoots at the lock to {other} with the {kind(state, g)}"))
     objs = c["objects"]
     occupied = state.occupied()
     for o in objs:
@@ -329,13 +332,9 @@ def queue_hit(state: JoeState, **task: Any) -> None:
 
 
 def _fire(state: JoeState, n: str, guns: list[str], t: str, ev: list[Event]) -> None:
-    c, ct = state.chars[n], state.chars[t]
+    ct = state.chars[t]
     sight = sees(state, n, t)
     lv = level(state, n, ct["zone"], sight.behind_opening, consume=True)
-    geo = geometry()
-    if geo.zones[ct["zone"]].space != geo.zones[c["zone"]].space:
-        c["fired_outside"] = True
-    state.noise = True
     ev.append(Event("shot", {"character": n, "target": t, "guns": guns, "level": lv}))
     for g in guns:
         queue_hit(state, att=n, tgt=t, weapon=kind(state, g), gun=g, level=lv, mode="shot",
@@ -355,7 +354,6 @@ def _double(state: JoeState, n: str, rest: str, rng: Rng, ev: list[Event]) -> No
 def _lock(state: JoeState, n: str, rest: str, rng: Rng, ev: list[Event]) -> None:
     g, lock = rest.split(":")
     c = state.chars[n]
-    state.noise = True
     lv = level(state, n, c["zone"], False, consume=True)
     ev.append(Event("shot", {"character": n, "target": lock, "guns": [g], "level": lv}))
     queue_hit(state, att=n, weapon=kind(state, g), gun=g, level=lv, mode="lock", lock=lock,

@@ -169,6 +169,7 @@ def _apply_hit(state: JoeState, task: dict[str, Any], rng: Rng, ev: list[Event])
             ev.append(Event("jammed", {"object": gun, "character": task["att"]}))
         else:
             obj["ammo"] = max(0, obj["ammo"] - 1)
+            _fired(state, task)
     if mode == "blast" and task["first"]:
         state.noise = True
         ev.append(Event("explosion", {"zone": task["zone"], "character": task["att"]}))
@@ -179,7 +180,7 @@ def _apply_hit(state: JoeState, task: dict[str, Any], rng: Rng, ev: list[Event])
     tgt = task["tgt"]
     if tgt is None:
         return
-    if res == "miss" and mode in ("shot", "knife"):
+    if res == "miss" and mode in ("shot", "knife", "blind"):
         others = [t for t in state.in_zone(task["zone"]) if t != tgt and t != task["att"]]
         if others:
             victim = rng.choice(others)
@@ -191,6 +192,17 @@ def _apply_hit(state: JoeState, task: dict[str, Any], rng: Rng, ev: list[Event])
         wound(state, tgt, max(0, wounds + task["extra"]), ev)
     if res in ("panic", "panic_wound1") and not state.chars[tgt]["dead"]:
         state.queue.insert(1, {"t": "panic", "char": tgt, "stage": "cold", "card": None})
+
+
+def _fired(state: JoeState, task: dict[str, Any]) -> None:
+    """A gun went off (7.2: a jammed one does not): the shot is heard (9: sleepers woken by
+    noise), and a shot into another space shows where the shooter stands (6.2 B)."""
+    state.noise = True
+    if task["mode"] in ("shot", "blind"):
+        geo = geometry()
+        att = state.chars[task["att"]]
+        if geo.zones[task["zone"]].space != geo.zones[att["zone"]].space:
+            att["fired_outside"] = True
 
 
 def _fizzle(state: JoeState, task: dict[str, Any], ev: list[Event]) -> None:
@@ -233,9 +245,9 @@ def open_lock(state: JoeState, lock: str, ev: list[Event]) -> None:
 
 def wound(state: JoeState, name: str, n: int, ev: list[Event]) -> None:
     """Wound counters (2.5, 7.2): the third one kills; the body keeps its place (7.7)."""
-    if n <= 0:
-        return
     c = state.chars[name]
+    if n <= 0 or c["dead"]:   # a second card of a double shot finds a body
+        return
     c["wounds"] = min(3, c["wounds"] + n)
     ev.append(Event("wounded", {"character": name, "wounds": c["wounds"]}))
     if c["wounds"] >= 3:
@@ -321,7 +333,6 @@ def _blind(state: JoeState, name: str, ev: list[Event]) -> None:
             continue
         t = min(seen, key=lambda x: (dist[state.chars[x]["zone"]], not state.enemies(name, x),
                                      state.order.index(x)))
-        state.noise = True
         ev.append(Event("shot", {"character": name, "target": t, "guns": [g], "level": 2}))
         state.queue.insert(1, {"t": "hit", "stage": "draw", "card": None, "res": None,
                                "extra": 0, "att": name, "tgt": t, "weapon": obj["kind"],
