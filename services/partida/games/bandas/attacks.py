@@ -157,11 +157,7 @@ def fight(state: BandasState, mid: str, target: str, weapon: str, rng: Rng,
     if t["status"] == STANDING and "spear" in t["weapons"] and target not in a["countered"]:
         a["countered"].append(target)       # Lanza: the charged spear strikes first, once
         ev.append(Event("spear_strikes_first", {"model": target, "at": mid}))
-        per = C.pericia(state, mid) - (1 if t["foes"][mid] == state.turn and
-                                       C.has(state, target, "poison_injector") else 0)
-        _lands(state, target, mid, "spear",
-               C.weapon_skill(state, target) + melee_modifier(state, target, "spear", 0), per,
-               rng, ev)
+        _lands(state, target, mid, "spear", 0, t["foes"][mid] == state.turn, rng, ev)
     for _ in range(spec.blows if spec else 1):
         if m["status"] != STANDING or not state.in_play(target):
             return
@@ -173,17 +169,16 @@ def fight(state: BandasState, mid: str, target: str, weapon: str, rng: Rng,
         if t["status"] in (DOWN, STUNNED):
             C.charged(state, target, save_mod, rng, ev)
             continue
-        per = C.pericia(state, target)
-        if first and C.has(state, mid, "poison_injector"):
-            per -= 1
-        ws = C.weapon_skill(state, mid) + melee_modifier(state, mid, weapon, blow)
-        _lands(state, mid, target, weapon, ws, per, rng, ev)
+        _lands(state, mid, target, weapon, blow, first, rng, ev)
 
 
-def _lands(state: BandasState, mid: str, target: str, weapon: str, ws: int, per: int, rng: Rng,
-           ev: list[Event]) -> None:
-    """One melee blow's roll; on a hit the target's sabre may parry it (Sables), then the hit
-    and the target's acid blood (Sangre ácida) burning the striker."""
+def _lands(state: BandasState, mid: str, target: str, weapon: str, blow: int, first: bool,
+           rng: Rng, ev: list[Event]) -> None:
+    """One melee blow's roll (the striker's poison injector takes 1 off the target's pericia
+    in their first turn of combat); on a hit the target's sabre may parry it (Sables), then
+    the hit and the target's acid blood (Sangre ácida) burning the striker."""
+    ws = C.weapon_skill(state, mid) + melee_modifier(state, mid, weapon, blow)
+    per = C.pericia(state, target) - (1 if first and C.has(state, mid, "poison_injector") else 0)
     if not C.opposed(rng, ws, per, ev, mid, target):
         return
     if "sabre" in state.models[target]["weapons"]:
