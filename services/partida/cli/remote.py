@@ -45,7 +45,10 @@ class Remote:
         def channel(service: str) -> grpc.Channel:
             where = (addresses or {}).get(service, address)
             if where not in channels:
-                channels[where] = grpc.insecure_channel(where)
+                # Whatever the server sends (its own limit caps it): a long match's log is
+                # one response, and gRPC's default refuses any over 4 MB.
+                channels[where] = grpc.insecure_channel(
+                    where, options=[("grpc.max_receive_message_length", -1)])
             return channels[where]
 
         self.rules = rules_pb2_grpc.RulesServiceStub(channel("rules"))

@@ -24,6 +24,7 @@ from partida.platform.auth import Authority
 from partida.platform.config import Settings
 from partida.platform.ratelimit import RateLimiter
 from partida.platform.server import Registration, Server
+from partida.platform.service_client import channel_options
 
 log = logging.getLogger("partida.assembly")
 
@@ -151,12 +152,13 @@ def _redis(url: str, proc: Process) -> None:
     proc.closers.append(client.close)
 
 
-def _channel(address: str, proc: Process | None = None, name: str = "") -> grpc.Channel:
+def _channel(cfg: Settings, address: str, proc: Process | None = None,
+             name: str = "") -> grpc.Channel:
     """A channel to another service; given a process, that service must report SERVING
     before the process serves."""
     if not address:
         raise ValueError("this role needs the addresses of the other services")
-    channel = grpc.insecure_channel(address)
+    channel = grpc.insecure_channel(address, options=channel_options(cfg.max_message_bytes))
     if proc is not None:
         stub = health_pb2_grpc.HealthStub(channel)
 
@@ -199,9 +201,10 @@ def _rules(cfg: Settings, auth: Authority, store: Any | None,
     if cfg.redis_url:
         _redis(cfg.redis_url, proc)
     ledger = (LocalLedger(store) if store is not None
-              else LedgerClient(_channel(cfg.persistence_address, proc, "persistence"), token))
+              else LedgerClient(_channel(cfg, cfg.persistence_address, proc, "persistence"),
+                                token))
     dice = (CountedDice(store) if store is not None
-            else DiceClient(_channel(cfg.dice_address, proc, "dice"), token))
+            else DiceClient(_channel(cfg, cfg.dice_address, proc, "dice"), token))
     if cfg.broker_url:
         from partida.ai.tasks import CeleryBotScheduler
         bots: Any = CeleryBotScheduler()
@@ -234,10 +237,10 @@ def _matchmaking(cfg: Settings, auth: Authority, store: Any | None, matches: Any
     if cfg.redis_url and matches is None:  # with the rules service here, it checks Redis
         _redis(cfg.redis_url, proc)
     ratings = (StoreRatings(store) if store is not None
-               else PersistenceRatings(_channel(cfg.persistence_address, proc, "persistence"),
-                                       token))
+               else PersistenceRatings(
+                   _channel(cfg, cfg.persistence_address, proc, "persistence"), token))
     creator = (LocalCreator(matches) if matches is not None
-               else RulesCreator(_channel(cfg.rules_address, proc, "rules"), token))
+               else RulesCreator(_channel(cfg, cfg.rules_address, proc, "rules"), token))
     policy = Policy(catalog=catalog_of(g.info for g in all_games()),
                     bot_fill_after_seconds=cfg.bot_fill_after_seconds)
     matcher = Matcher(tickets, creator, policy)
@@ -282,6 +285,8 @@ def build(role: str, cfg: Settings) -> Process:
                          max_workers=CALL_THREADS, max_streams=streams,
                          max_message_bytes=cfg.max_message_bytes,
                          limiter=RateLimiter(cfg.player_rate_limit, cfg.player_rate_burst),
+                         integrator_limiter=RateLimiter(cfg.integrator_rate_limit,
+                                                        cfg.integrator_rate_burst),
                          handlers=[_front_door(cfg)] if role == "rules" else [],
                          streams_per_player=cfg.streams_per_player)
     return proc
@@ -307,7 +312,8 @@ def _front_door(cfg: Settings) -> grpc.GenericRpcHandler:
              "partida.v1.PlayersService": cfg.persistence_address,
              "partida.v1.PersistenceService": cfg.persistence_address,
              "partida.v1.DiceService": cfg.dice_address}
-    return Forwarder({service: grpc.insecure_channel(address)
+    options = channel_options(cfg.max_message_bytes)
+    return Forwarder({service: grpc.insecure_channel(address, options=options)
                       for service, address in where.items() if address})
 
 

@@ -126,14 +126,16 @@ class MetricsInterceptor(PerMethod):
 
 
 class CallContextInterceptor(PerMethod):
-    """Authenticates the bearer token if present, names the call, maps ServiceError, and
-    holds a stream slot (platform/stream_slots) for each response stream while it is open."""
+    """Authenticates the bearer token if present, limits the rate of players' and
+    integrators' calls (not services'), names the call, maps ServiceError, and holds a
+    stream slot (platform/stream_slots) for each response stream while it is open."""
 
     def __init__(self, authority: Authority, limiter: RateLimiter | None,
-                 slots: StreamSlots) -> None:
+                 slots: StreamSlots, integrator_limiter: RateLimiter | None = None) -> None:
         super().__init__()
         self._authority = authority
         self._limiter = limiter
+        self._integrator_limiter = integrator_limiter
         self._slots = slots
 
     def wrap(self, method: str, handler: Any) -> Any:
@@ -151,13 +153,27 @@ class CallContextInterceptor(PerMethod):
             if scheme.lower() != "bearer" or not token:
                 raise Unauthenticated("authorization must be 'Bearer <token>'")
             principal = self._authority.verify(token.strip())
-        if (principal is not None and not principal.is_service and self._limiter is not None
-                and not self._limiter.allow(principal.subject)):
-            raise ResourceExhausted("too many requests from this player; slow down")
+        if principal is None or not principal.is_service:  # services are not limited
+            self._limit(principal, metadata.get("x-api-key", ""))
         rid = metadata.get("x-request-id") or uuid.uuid4().hex
         match_id, seat = _about(request)
         return [principal_var.set(principal), request_id_var.set(rid),
                 match_id_var.set(match_id), seat_var.set(seat)]
+
+    def _limit(self, player: Principal | None, api_key: str) -> None:
+        """ResourceExhausted when the calling player, or the integrator whose API key the
+        call bears, is over their rate."""
+        if (player is not None and self._limiter is not None
+                and not self._limiter.allow(player.subject)):
+            raise ResourceExhausted("too many requests from this player; slow down")
+        if api_key and self._integrator_limiter is not None:
+            try:  # one bucket per integrator, whichever of its keys it uses
+                integrator = self._authority.integrator(api_key)
+            except Unauthenticated:  # the method that reads the key refuses it
+                return
+            if not self._integrator_limiter.allow(integrator):
+                raise ResourceExhausted("too many requests with this integrator's API key; "
+                                        "slow down")
 
     def _wrap_unary(self, behavior: Callable[..., Any]) -> Callable[..., Any]:
         def call(request: Any, context: grpc.ServicerContext) -> Any:

@@ -53,6 +53,9 @@ class Settings(BaseSettings):
     # Requests per second each player may make to one process (0: unlimited), and the burst.
     player_rate_limit: float = Field(default=200.0, ge=0)
     player_rate_burst: float = Field(default=400.0, ge=1)
+    # Each integrator's API-key calls likewise: 200/s is 720k sign-ups or logins an hour.
+    integrator_rate_limit: float = Field(default=200.0, ge=0)
+    integrator_rate_burst: float = Field(default=400.0, ge=1)
     # Response streams (live match feeds, ticket watches) one player may keep open at once in
     # one process (platform/stream_slots).
     streams_per_player: int = Field(default=16, ge=1)

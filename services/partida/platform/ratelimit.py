@@ -1,4 +1,4 @@
-"""Per-player request rate limits: a token bucket per player, in this process.
+"""Request rate limits: a token bucket per key (a player, an integrator), in this process.
 
 Each replica keeps its own buckets, so a player spread over N replicas gets up to N times the
 rate; the limit is there to stop a runaway client, not to meter fairly across a cluster.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 
 
@@ -15,7 +16,8 @@ class RateLimiter:
     def __init__(self, per_second: float, burst: float,
                  clock: Callable[[], float] = time.monotonic, max_keys: int = 100_000) -> None:
         self.rate, self.burst, self.clock = per_second, burst, clock
-        self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, last refill)
+        # key -> (tokens, last refill), least recently used first.
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
         self._lock = threading.Lock()
         self._max_keys = max_keys
 
@@ -25,12 +27,32 @@ class RateLimiter:
             return True
         now = self.clock()
         with self._lock:
-            tokens, last = self._buckets.get(key, (self.burst, now))
-            tokens = min(self.burst, tokens + (now - last) * self.rate)
-            if len(self._buckets) >= self._max_keys and key not in self._buckets:
-                self._buckets.clear()  # forget idle players rather than grow without bound
-            if tokens < 1:
-                self._buckets[key] = (tokens, now)
-                return False
-            self._buckets[key] = (tokens - 1, now)
-            return True
+            bucket = self._buckets.pop(key, None)  # put back last: the most recently used
+            if bucket is None:
+                tokens = self.burst
+                if self._buckets and len(self._buckets) >= self._max_keys:
+                    self._evict(now)
+            else:
+                tokens = self._refilled(bucket, now)
+            allowed = tokens >= 1
+            self._buckets[key] = (tokens - 1 if allowed else tokens, now)
+            return allowed
+
+    def _refilled(self, bucket: tuple[float, float], now: float) -> float:
+        tokens, last = bucket
+        return min(self.burst, tokens + (now - last) * self.rate)
+
+    def _evict(self, now: float) -> None:
+        """Make room for a new key without handing anyone a fresh burst (clearing every
+        bucket did, throttled clients' too). A full bucket is as good as none, and every
+        bucket unused for burst/rate seconds is full, so those lead the order: forget the
+        full ones at the front, or else the least recently used, which is not full only if
+        every bucket was used within burst/rate seconds. Each bucket is forgotten at most
+        once per insertion: O(1) per call, amortized."""
+        full = 0
+        for bucket in self._buckets.values():
+            if self._refilled(bucket, now) < self.burst:
+                break
+            full += 1
+        for _ in range(max(full, 1)):
+            self._buckets.popitem(last=False)

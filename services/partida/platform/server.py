@@ -16,6 +16,7 @@ from grpc_reflection.v1alpha import reflection
 from partida.platform.auth import Authority
 from partida.platform.calls import CallContextInterceptor, MetricsInterceptor
 from partida.platform.ratelimit import RateLimiter
+from partida.platform.service_client import response_limit
 from partida.platform.stream_slots import DEFAULT_PER_PLAYER, StreamSlots
 
 log = logging.getLogger("partida.server")
@@ -39,6 +40,7 @@ class Server:
     def __init__(self, registrations: Sequence[Registration], authority: Authority,
                  address: str, max_workers: int = 64, max_message_bytes: int = 1 << 20,
                  limiter: RateLimiter | None = None,
+                 integrator_limiter: RateLimiter | None = None,
                  handlers: Sequence[grpc.GenericRpcHandler] = (),
                  max_streams: int = 16,
                  streams_per_player: int = DEFAULT_PER_PLAYER) -> None:
@@ -55,9 +57,10 @@ class Server:
             # Both wrap each method once (calls.PerMethod): whatever serves a method must
             # serve every call of it the same way.
             interceptors=[MetricsInterceptor(),
-                          CallContextInterceptor(authority, limiter, self.streams)],
+                          CallContextInterceptor(authority, limiter, self.streams,
+                                                 integrator_limiter)],
             options=[("grpc.max_receive_message_length", max_message_bytes),
-                     ("grpc.max_send_message_length", max_message_bytes * 8),
+                     ("grpc.max_send_message_length", response_limit(max_message_bytes)),
                      ("grpc.so_reuseport", 0),
                      # Calls not yet taken up by a thread: gRPC cancels those beyond 1,000
                      # by default, and a burst (clients reconnecting their feeds after a

@@ -33,6 +33,43 @@ def test_zero_means_unlimited():
     assert all(limiter.allow("p") for _ in range(1000))
 
 
+def test_a_full_limiter_forgets_idle_buckets_and_not_a_throttled_one():
+    """It used to forget every bucket, handing throttled players a fresh burst."""
+    clock = Clock()
+    limiter = RateLimiter(per_second=1, burst=3, clock=clock, max_keys=3)
+    limiter.allow("a")
+    clock.now = 0.1
+    limiter.allow("b")
+    clock.now = 0.5
+    assert sum(limiter.allow("p") for _ in range(5)) == 3  # throttled
+    clock.now = 2.0  # "a" and "b" have refilled, "p" has 1.5 tokens
+    for key in ("n1", "n2"):  # room for both, made by forgetting "a" and "b"
+        assert limiter.allow(key)
+    assert sum(limiter.allow("p") for _ in range(5)) == 1  # still throttled
+    assert list(limiter._buckets) == ["n1", "n2", "p"]
+
+
+def test_with_no_idle_bucket_the_least_recently_used_is_forgotten():
+    clock = Clock()
+    limiter = RateLimiter(per_second=1, burst=3, clock=clock, max_keys=2)
+    for key in ("p", "q", "p"):  # "p" used last
+        clock.now += 0.1
+        while limiter.allow(key):
+            pass
+    assert limiter.allow("new")  # room made by forgetting "q", not "p"
+    assert not limiter.allow("p")
+    assert sum(limiter.allow("q") for _ in range(5)) == 3  # forgotten: a fresh bucket
+
+
+def test_many_new_keys_keep_the_limiter_within_its_bound():
+    clock = Clock()
+    limiter = RateLimiter(per_second=10, burst=2, clock=clock, max_keys=100)
+    for i in range(5_000):
+        clock.now = i / 1000  # some buckets idle, some not, at every eviction
+        assert limiter.allow(f"p{i}")
+    assert len(limiter._buckets) <= 100
+
+
 @pytest.fixture
 def server():
     auth = Authority("p" * 32, "s" * 32, {})
