@@ -79,6 +79,9 @@ class Match(Base):
     options_json: Mapped[str] = mapped_column(sa.Text)
     # The seats exactly as recorded (controller, side...); match_seats is the queryable copy.
     seats_json: Mapped[str] = mapped_column(sa.Text)
+    # The seats as first recorded, kept by the first UpdateSeat (NULL: seats_json still is
+    # them), for telling a retried RecordMatch from another record.
+    first_seats_json: Mapped[str | None] = mapped_column(sa.Text)
     status: Mapped[str] = mapped_column(sa.Text)
     dice_commitment: Mapped[bytes]
     dice_seed: Mapped[bytes | None]
@@ -140,6 +143,13 @@ class Result(Base):
     player_id: Mapped[str | None] = mapped_column(sa.Text)
     result: Mapped[str] = mapped_column(sa.Text)
     score: Mapped[float | None] = mapped_column(sa.Float)
+    # The seat's player's rating after this match, as FinishMatch answered it, so that a
+    # retry answers the same. NULL for a bot's seat, and in matches finished before
+    # migration 0003 (their retries answer the current ratings).
+    rating: Mapped[float | None] = mapped_column(sa.Float)
+    deviation: Mapped[float | None] = mapped_column(sa.Float)
+    volatility: Mapped[float | None] = mapped_column(sa.Float)
+    matches: Mapped[int | None]
 
 
 class Rating(Base):

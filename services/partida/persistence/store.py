@@ -47,7 +47,11 @@ _LOCK_MATCH = (sa.select(_MATCHES.c.game_id, _MATCHES.c.seats_json, _MATCHES.c.s
 _FINISH = (sa.update(_MATCHES).where(_MATCHES.c.match_id == sa.bindparam("m"))
            .values(status=sa.bindparam("status"), finished_at=sa.bindparam("finished_at"),
                    outcome_json=sa.bindparam("outcome_json"), dice_seed=sa.bindparam("seed")))
-_INSERT_RESULTS = sa.insert(models.table(models.Result))
+_RESULTS = models.table(models.Result)
+_INSERT_RESULTS = sa.insert(_RESULTS)
+_RATED_IN = (sa.select(_RESULTS.c.player_id, _RESULTS.c.rating, _RESULTS.c.deviation,
+                       _RESULTS.c.volatility, _RESULTS.c.matches)
+             .where(_RESULTS.c.match_id == sa.bindparam("m"), _RESULTS.c.rating.is_not(None)))
 _LOCK_RATINGS = (sa.select(_RATINGS)
                  .where(_RATINGS.c.game_id == sa.bindparam("game_id"),
                         _RATINGS.c.player_id.in_(sa.bindparam("players", expanding=True)))
@@ -75,12 +79,17 @@ def _version() -> sa.ScalarSelect[int]:
             .where(models.LogRecord.match_id == models.Match.match_id).scalar_subquery())
 
 
-def _match(session: Session, match_id: str) -> records.Match:
+def _match_row(session: Session, match_id: str) -> tuple[models.Match, int]:
+    """A match's row and its version."""
     found = session.execute(sa.select(models.Match, _version())
                             .where(models.Match.match_id == match_id)).one_or_none()
     if found is None:
         raise NotFound(f"no match {match_id!r}")
-    return rows.match(*found)
+    return found[0], found[1]
+
+
+def _match(session: Session, match_id: str) -> records.Match:
+    return rows.match(*_match_row(session, match_id))
 
 
 def _locked_match(session: Session, match_id: str) -> models.Match:
@@ -238,8 +247,14 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
                   ) -> tuple[records.Match, bool]:
         """`match` was recorded before: the same match, or AlreadyExists. Appends `setup`
         unless the log holds it already; returns the match stored and whether it did."""
-        stored = self.get_match(match.match_id)
-        if (stored.game_id, stored.scenario_id, stored.seats, stored.dice_commitment,
+        with self._read.begin() as s:
+            row, version = _match_row(s, match.match_id)
+            stored = rows.match(row, version)
+        # A retry carries the seats as first recorded, not as UpdateSeat changed them since.
+        # (A match whose seats changed before migration 0003 kept no first seats: its retry
+        # is compared with its current seats, and stays AlreadyExists.)
+        first_seats = rows.seats(row.first_seats_json) if row.first_seats_json else stored.seats
+        if (stored.game_id, stored.scenario_id, first_seats, stored.dice_commitment,
                 stored.campaign_id) != (match.game_id, match.scenario_id, match.seats,
                                         match.dice_commitment, match.campaign_id):
             raise AlreadyExists(f"match {match.match_id!r} was recorded with other content")
@@ -267,14 +282,17 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
                 raise InvalidArgument("a seat's player cannot change")
             # nor its campaign team, which a caller may leave out
             seats[seat.seat] = replace(seat, campaign_team=seats[seat.seat].campaign_team)
+            if row.first_seats_json is None:  # the first change: keep what a retry carries
+                row.first_seats_json = row.seats_json
             row.seats_json = rows.seats_json(tuple(seats))
 
     def finish_match(self, match_id: str, outcome: records.Outcome,
                      seed: bytes) -> list[records.Rating]:
         """Closes the match, stores results and updates ratings, all at once. Repeating it
-        with the same outcome and seed returns the ratings without rating twice. Core
-        statements, not the ORM: it runs at the end of every match, on the path of the last
-        action's reply, and the ORM's unit of work took half of its time."""
+        with the same outcome and seed returns the ratings it returned first (kept with the
+        results), without rating twice. Core statements, not the ORM: it runs at the end of
+        every match, on the path of the last action's reply, and the ORM's unit of work took
+        half of its time."""
         with self._writer.begin() as conn:
             row = conn.execute(_LOCK_MATCH, {"match_id": match_id}).first()
             if row is None:
@@ -285,18 +303,19 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
                 if row.outcome_json != rows.outcome_json(outcome) or row.dice_seed != seed:
                     raise FailedPrecondition(
                         f"match {match_id!r} already finished with another outcome or seed")
-                return _ratings_of(conn, [(p, row.game_id) for p in players])
+                return _ratings_left(conn, match_id, row.game_id, players)
             _check_outcome(seats, outcome)
             if hashlib.sha256(seed).digest() != row.dice_commitment:
                 raise InvalidArgument("dice_seed does not match the match's dice commitment")
             conn.execute(_FINISH, {"m": match_id, "status": models.FINISHED,
                                    "finished_at": models.utcnow(),
                                    "outcome_json": rows.outcome_json(outcome), "seed": seed})
+            rated = self._rate(conn, row.game_id, seats, outcome, sorted(players))
             conn.execute(_INSERT_RESULTS, [
                 {"match_id": match_id, "seat": seat.seat, "player_id": seat.player_id or None,
-                 "result": _result(seat.seat, outcome), "score": outcome.scores.get(seat.seat)}
+                 "result": _result(seat.seat, outcome), "score": outcome.scores.get(seat.seat),
+                 **_rated_columns(rated.get(seat.player_id))}
                 for seat in seats])
-            rated = self._rate(conn, row.game_id, seats, outcome, sorted(players))
             return [rated[p] for p in players]
 
     @staticmethod
@@ -428,6 +447,26 @@ def _ratings_of(conn: sa.Connection, keys: Sequence[tuple[str, str]]) -> list[re
     found = {(r.player_id, r.game_id): rows.rating(r) for r in conn.execute(
         _RATINGS_OF, {"keys": list(dict.fromkeys(keys))})}
     return [found.get(k) or records.Rating(*k) for k in keys]
+
+
+def _ratings_left(conn: sa.Connection, match_id: str, game_id: str,
+                  players: Sequence[str]) -> list[records.Rating]:
+    """The ratings a finished match left its `players` with, as its FinishMatch answered."""
+    left = {r.player_id: records.Rating(r.player_id, game_id, r.rating, r.deviation,
+                                        r.volatility, r.matches)
+            for r in conn.execute(_RATED_IN, {"m": match_id})}
+    if any(p not in left for p in players):
+        # Finished before migration 0003 kept them: the current ratings, as answered then.
+        return _ratings_of(conn, [(p, game_id) for p in players])
+    return [left[p] for p in players]
+
+
+def _rated_columns(after: records.Rating | None) -> dict[str, float | int | None]:
+    """A result's columns keeping its player's rating after the match (a bot's seat: none)."""
+    if after is None:
+        return dict.fromkeys(("rating", "deviation", "volatility", "matches"))
+    return {"rating": after.rating, "deviation": after.deviation,
+            "volatility": after.volatility, "matches": after.matches}
 
 
 def _check_run(new: Sequence[records.LogRecord]) -> None:

@@ -228,6 +228,25 @@ class PersistenceServiceBehaviours(ServedPersistence):
         assert not stub.RecordMatch(record_request("m6"), metadata=SERVICE).setup_written
         assert store.get_match_log("m6")[1] == []
 
+    def test_retries_after_a_lost_answer_are_answered_as_the_first_call(self, stub, store):
+        """RecordMatch retried after UpdateSeat changed a seat is the same record (it was
+        ALREADY_EXISTS); FinishMatch retried after its players played on answers the ratings
+        it first answered (it answered the current ones)."""
+        request = start_request("m1")
+        stub.RecordMatch(request, metadata=SERVICE)
+        stub.UpdateSeat(pb.UpdateSeatRequest(match_id="m1", seat=common_pb2.Seat(
+            seat=1, player_id="p2", controller=common_pb2.SEAT_CONTROLLER_BOT,
+            bot="heuristic")), metadata=SERVICE)
+        assert not stub.RecordMatch(request, metadata=SERVICE).setup_written
+        other = start_request("m1", seats=[common_pb2.Seat(
+            player_id="p9", controller=common_pb2.SEAT_CONTROLLER_HUMAN)])
+        assert status(stub.RecordMatch, other, SERVICE) == Code.ALREADY_EXISTS
+        first = stub.FinishMatch(finish_request(), metadata=SERVICE)
+        started(store, a_match("m2"), actions=0)
+        store.finish_match("m2", Outcome((1,)), SEED)
+        assert stub.FinishMatch(finish_request(), metadata=SERVICE) == first
+        assert stub.GetRating(READS["GetRating"], metadata=PLAYER).rating.matches == 2
+
     def test_pages_over_grpc(self, stub, store):
         for i in range(3):
             started(store, a_match(f"m{i}"), actions=1)

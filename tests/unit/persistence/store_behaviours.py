@@ -9,8 +9,9 @@ from datetime import UTC, datetime
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
 
-from partida.persistence import models, records
+from partida.persistence import db, models, records
 from partida.persistence.hashchain import verify_chain
 from partida.persistence.store import PersistenceStore
 from partida.platform.errors import (
@@ -68,6 +69,24 @@ class PlayerAndMatchBehaviours:
         assert store.record_match(a_match()) == first
         with pytest.raises(AlreadyExists):
             store.record_match(a_match(players=("p1", "p3")))
+
+    def test_a_retried_record_after_a_seat_changed_is_the_same_record(self, store):
+        """A RecordMatch retried after its lost answer carries the seats as first recorded;
+        seats UpdateSeat changed since (a seat handed to a bot) do not make it another
+        record. It was ALREADY_EXISTS, compared with the current seats."""
+        match = a_match(players=("p1", "p2"))
+        store.record_match(match)
+        store.update_seat("m1", records.Seat(1, "p2", "bot", "heuristic"))
+        store.update_seat("m1", records.Seat(1, "p2", "human", "heuristic", "north"))
+        current = store.get_match("m1")
+        assert store.record_match(match) == current
+        assert store.start_match(match, [setup_record()]) is True  # its set-up still lands
+        assert store.get_match("m1").seats == current.seats  # the changes stand
+        # Other seats are still another record, the current ones too (not what was recorded).
+        for seats in (a_match(players=("p1", "p3")).seats, current.seats,
+                      (match.seats[0], replace(match.seats[1], bot="heuristic"))):
+            with pytest.raises(AlreadyExists):
+                store.record_match(replace(match, seats=seats))
 
     def test_concurrent_record_match_records_once(self, store):
         outcomes = race(6, lambda _: store.record_match(a_match()))
@@ -336,6 +355,16 @@ class FinishBehaviours:
         with pytest.raises(FailedPrecondition):
             store.finish_match("m1", records.Outcome((0,)), SEED)
 
+    def test_a_retried_finish_answers_as_the_first_did(self, store):
+        """A FinishMatch retried after its lost answer gets that answer: the ratings this
+        match left, not the current ones, which the players' later matches moved. It was
+        answered with the current ones."""
+        first = finished(store, a_match(players=("p1", "p2", "p1"), bots=1), winners=(1,))
+        finished(store, a_match("m2"), winners=(0,))  # both play on
+        assert store.get_rating("p1", "montanas") != first[0]
+        assert store.finish_match("m1", records.Outcome((1,)), SEED) == first
+        assert [store.get_rating(p, "montanas").matches for p in ("p1", "p2")] == [2, 2]
+
     def test_concurrent_finishes_rate_once(self, store):
         started(store, a_match(), actions=1)
         outcomes = race(6, lambda _: store.finish_match("m1", records.Outcome((0,)), SEED))
@@ -566,6 +595,34 @@ class DiceBehaviours:
         assert store.get_stream("m1").next_position == len(positions)
 
 
+class UpgradeBehaviours:
+    def test_rows_from_before_0003_survive_it_and_retries_of_them_answer_as_before(
+            self, store, engine):
+        """Migration 0003 adds its columns in place (no row is lost to a cascade), NULL in
+        earlier rows: a retried FinishMatch of such a match answers the current ratings, and
+        a retried RecordMatch after a seat changed stays AlreadyExists, as before 0003."""
+        finished(store, a_match("m1"), winners=(0,))
+        store.record_match(a_match("m2"))
+        store.update_seat("m2", records.Seat(1, "p2", "bot", "heuristic"))
+
+        def kept():
+            with engine.connect() as conn:
+                results = conn.execute(sa.select(models.Result.match_id, models.Result.seat,
+                                                 models.Result.result)).all()
+            return store.get_match_log("m1"), store.get_match("m2"), sorted(results)
+
+        before = kept()
+        with engine.begin() as conn:
+            command.downgrade(db.alembic_config(conn), "0002")
+        db.migrate(engine)
+        assert kept() == before
+        finished(store, a_match("m3"), winners=(1,))  # m1's players play on
+        assert store.finish_match("m1", records.Outcome((0,)), SEED) == store.get_ratings(
+            [("p1", "montanas"), ("p2", "montanas")])
+        with pytest.raises(AlreadyExists):
+            store.record_match(a_match("m2"))
+
+
 class StoreBehaviours(WithStore, PlayerAndMatchBehaviours, LogBehaviours, FinishBehaviours,
-                      ListingBehaviours, DiceBehaviours):
+                      ListingBehaviours, DiceBehaviours, UpgradeBehaviours):
     """All of the above; a database's test class derives from this."""
