@@ -7,15 +7,19 @@ import base64
 import json
 import threading
 import time
+from datetime import datetime
 
+import grpc
 import pytest
 import redis
+from celery.exceptions import Retry
 from kombu import Connection
 
+from partida.ai import tasks
 from partida.ai.broker import Transport
 from partida.ai.celery import BOT_QUEUE, app
 from partida.ai.tasks import CeleryBotScheduler, play_turn_task
-from partida.ai.turns import SeatSnapshot
+from partida.ai.turns import SeatSnapshot, request_id
 from partida.engine import Action
 from partida.platform import jsonio
 
@@ -150,3 +154,60 @@ def test_a_turn_is_queued_after_the_broker_dropped_the_schedulers_connection(bro
     assert admin.client_kill_filter(_type="normal", skipme=True) >= 1
     scheduler.schedule(MATCH, 0, 2, "montanas", "heuristic")
     assert sorted(_args(m)[2] for m in _queued(broker)) == [1, 2]
+
+
+class _Unreachable(grpc.RpcError):
+    def code(self) -> grpc.StatusCode:
+        return grpc.StatusCode.UNAVAILABLE
+
+    def details(self) -> str:
+        return "connection refused"
+
+
+class _KeepsThenFails:
+    """A rules service that applies a turn's decision at version 7 and hands the seat its
+    next one (keep_turn), then cannot be reached when the turn submits that one."""
+
+    def __init__(self) -> None:
+        self.submitted: list[tuple[int, str]] = []
+
+    def submit(self, match_id: str, seat: int, version: int, request: str, action_id: str,
+               keep_turn: bool = False) -> SeatSnapshot | None:
+        assert request == request_id(match_id, version, seat)
+        self.submitted.append((version, action_id))
+        if version == 7:
+            return SeatSnapshot(8, [seat], {"phase": "deploy"},
+                                [Action("deploy:3", "place an explorer in ship section 3")])
+        raise _Unreachable()
+
+
+def test_a_turn_failing_on_a_decision_it_kept_is_queued_again_from_it_within_a_second(
+        broker, monkeypatch):
+    """The retry Celery sends is the held decision's (version 8, what the seat saw there,
+    the action sent without an answer), due in well under a second: Celery's own
+    retry_backoff counts whole seconds."""
+    service = _KeepsThenFails()
+    monkeypatch.setattr(tasks, "_client", lambda: service)
+    seen = SeatSnapshot(7, [1], {"phase": "deploy"},
+                        [Action("deploy:2", "place an explorer in ship section 2")])
+    sent = time.time()
+    args, kwargs = [MATCH, 1, 7, "montanas", "random", sent], {"seen": jsonio.dumps(
+        seen.to_plain())}
+    # As a worker runs it: with the request of a message taken from the bots queue.
+    play_turn_task.push_request(id="turn-1", called_directly=False, retries=0, args=args,
+                                kwargs=kwargs,
+                                delivery_info={"exchange": "", "routing_key": BOT_QUEUE})
+    try:
+        with pytest.raises(Retry):  # what the worker is told: the task was queued again
+            play_turn_task.run(*args, **kwargs)
+    finally:
+        play_turn_task.pop_request()
+    assert service.submitted == [(7, "deploy:2"), (8, "deploy:3")]
+    [message] = _queued(broker)
+    args, kwargs, _ = json.loads(base64.b64decode(message["body"]))
+    assert args == [MATCH, 1, 8, "montanas", "random", sent]
+    assert (kwargs["played"], kwargs["sent"]) == (1, "deploy:3")
+    assert SeatSnapshot.from_plain(jsonio.loads(kwargs["seen"])).version == 8
+    assert message["headers"]["retries"] == 1
+    due = datetime.fromisoformat(message["headers"]["eta"]).timestamp()
+    assert 0 < due - sent < 0.5

@@ -3,14 +3,19 @@ with a service principal."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from partida.ai.turns import SeatSnapshot, run_turn
+import grpc
+
+from partida.ai.turns import RETRIES, TRANSIENT, Progress, SeatSnapshot, retry_delay, run_turn
 from partida.engine import Action
 from partida.platform.auth import SERVICE, Principal
+from partida.platform.calls import failure_status
 from partida.platform.errors import ServiceError
 
 log = logging.getLogger("partida.bots")
@@ -41,8 +46,9 @@ class LocalRulesClient:
 
 
 class ThreadBotScheduler:
-    """Runs bot turns on a small thread pool; errors are logged, never raised to the caller
-    (a failed turn is retried by the decision timer or the next schedule)."""
+    """Runs bot turns on a small thread pool; errors are logged, never raised to the caller.
+    A turn that fails for want of a service is retried from where it got to, shortly after
+    (as the Celery task is); one failing otherwise is retried by the decision timer."""
 
     def __init__(self, workers: int = 4) -> None:
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
@@ -53,17 +59,29 @@ class ThreadBotScheduler:
 
     def schedule(self, match_id: str, seat: int, version: int, game_id: str,
                  bot: str, seen: SeatSnapshot | None = None) -> None:
-        self._pool.submit(self._run, match_id, seat, version, game_id, bot, time.time(), seen)
+        self._pool.submit(self._run, match_id, seat, game_id, bot, time.time(),
+                          Progress(version, seen), 0)
 
-    def _run(self, match_id: str, seat: int, version: int, game_id: str, bot: str,
-             queued_at: float, seen: SeatSnapshot | None) -> None:
+    def _run(self, match_id: str, seat: int, game_id: str, bot: str, queued_at: float,
+             at: Progress, retries: int) -> None:
         assert self.client is not None
+        version = at.version
         try:
-            run_turn(self.client, match_id, seat, version, game_id, bot, queued_at, seen)
-        except ServiceError as e:
-            log.info("bot turn %s seat %s v%s: %s", match_id, seat, version, e.message)
+            run_turn(self.client, match_id, seat, version, game_id, bot, queued_at, at=at)
+        except (ServiceError, grpc.RpcError) as e:  # a refusal, or a service unreachable
+            code, message = failure_status(e)
+            log.info("bot turn %s seat %s v%s: %s", match_id, seat, version, message)
+            if code in TRANSIENT and retries < RETRIES:
+                retry = threading.Timer(retry_delay(retries), self._again,
+                                        (match_id, seat, game_id, bot, 0.0, at, retries + 1))
+                retry.daemon = True
+                retry.start()
         except Exception:  # a bug in a bot must not kill the pool
             log.exception("bot turn %s seat %s v%s failed", match_id, seat, version)
+
+    def _again(self, *args: Any) -> None:
+        with contextlib.suppress(RuntimeError):  # shut down meanwhile: the turn goes too
+            self._pool.submit(self._run, *args)
 
     def shutdown(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)

@@ -98,6 +98,8 @@ class Look:
     view: dict[str, Any]
     to_act: tuple[int, ...]
     outcome: Outcome | None
+    version: int      # of the view: a delayed spectator's lags behind the session's
+    deadline: float   # of the decision in view (0: none, or not known)
     actions: list[Action] = field(default_factory=list)  # only when asked for
     default: str = ""
 
@@ -192,7 +194,8 @@ class Matches:
             except AlreadyExists:
                 return self._rebuild(match_id)
         if session.spectator_delay:
-            session.spectator = {"version": 0, "state": session.state, "pending": []}
+            session.spectator = {"version": 0, "state": session.state, "pending": [],
+                                 "asked_at": setup.created_at}
         self._arm(session, game, state)
         self.sessions.create(session)
         self._after_commit(session, game, state)
@@ -209,15 +212,27 @@ class Matches:
         s = self.session(match_id)
         game = self._game(s.game_id)
         if seat is None:
-            state = self._spectator_state(s, game)
-            return Look(s, game.view(state, None), game.to_act(state), game.outcome(state))
+            shown, version, deadline = _spectators(s)
+            state = game.state_from_dict(shown)
+            return Look(s, game.view(state, None), game.to_act(state), game.outcome(state),
+                        version, deadline)
         self._check_seat(s, seat, principal, acting=False)
         state = game.state_from_dict(s.state)
-        look = Look(s, game.view(state, seat), game.to_act(state), game.outcome(state))
+        look = Look(s, game.view(state, seat), game.to_act(state), game.outcome(state),
+                    s.version, s.deadline)
         if with_actions:
             look.actions = self._legal_actions(s, game, state, seat)
             look.default = game.default_action(state, seat) if seat in look.to_act else ""
         return look
+
+    @staticmethod
+    def version_for(s: Session, principal: Principal | None) -> int:
+        """The version of `s` that `principal` may be told: the live one for a service or a
+        seat's player, else the one spectators are shown (delayed, with spectator_delay)."""
+        if principal is not None and (principal.is_service or any(
+                meta.player_id == principal.subject for meta in s.seats)):
+            return s.version
+        return _spectators(s)[1]
 
     def legal(self, match_id: str, seat: int, principal: Principal | None
               ) -> tuple[Session, list[Any], str, tuple[int, ...]]:
@@ -284,15 +299,12 @@ class Matches:
             live, cached = self.sessions.load_with_response(match_id, request_id)
             s = live or self._session(match_id)
             if cached is not None:
-                # A repeat carries the acting seat's own events (its hidden cards and moves,
-                # which anyone may name, as bot request ids are predictable): only a caller
-                # who may read that seat gets it, and only for that seat.
+                # A repeat carries the seat's own events: only for a caller who may read it.
                 self._check_seat(s, seat, principal, acting=False)
                 first = Result.from_json(cached)
-                if first.seat == seat:
+                if first.seat >= 0:  # else kept before results named it: the log says below
+                    _own_repeat(request_id, first.seat, seat)
                     return first
-                if first.seat >= 0:
-                    raise InvalidArgument(f"request_id {request_id!r} was another seat's")
             self._check_seat(s, seat, principal, acting=True)
             return self._apply(s, seat, expected_version, request_id, action_id, "action",
                                keep_turn)
@@ -443,8 +455,7 @@ class Matches:
     @staticmethod
     def _result_of(s: Session, entry: LogEntry, seat: int) -> Result:
         """The first result of a repeated request, rebuilt from its log record."""
-        if entry.seat != seat:  # not a repeat: another seat's request id
-            raise InvalidArgument(f"request_id {entry.request_id!r} was another seat's")
+        _own_repeat(entry.request_id, entry.seat, seat)
         over = s.outcome if s.version == entry.sequence else None
         return Result(s.game_id, entry.sequence, project(entry.events, seat), over, seat=seat)
 
@@ -489,8 +500,9 @@ class Matches:
                        listed: dict[int, list[Action]] | None = None,
                        kept: int | None = None) -> None:
         """listed: legal actions already listed for this state, by seat. kept: a seat whose
-        decision the caller took on itself (keep_turn): not queued. Should that caller fail
-        to take it, the deadline index queues it after BOT_RETRY_SECONDS, as a lost turn."""
+        decision the caller took on itself (keep_turn): not queued. A caller that fails goes
+        on from it when retried (ai.turns.Progress); should it die holding it, the deadline
+        index queues it after BOT_RETRY_SECONDS, as a lost turn."""
         if self.bots is None or s.status != "active":
             return
         to_act = game.to_act(state)
@@ -515,12 +527,10 @@ class Matches:
             e = spec["pending"].pop(0)
             state = game.state_from_dict(spec["state"])
             replay_action(game, state, e["kind"], e["seat"], e["action_id"], e["values"])
+            # The decision now shown arose when that action was recorded (0: not known, an
+            # entry pending from before the time was kept).
             spec["state"], spec["version"] = state.to_dict(), e["sequence"]
-
-    def _spectator_state(self, s: Session, game: Game) -> Any:
-        if s.spectator_delay and s.spectator is not None:
-            return game.state_from_dict(s.spectator["state"])
-        return game.state_from_dict(s.state)
+            spec["asked_at"] = e.get("created_at", 0.0)
 
     # ----- loading and rebuilding ----------------------------------------------------------
     def _session(self, match_id: str, required: bool = True) -> Session:
@@ -555,7 +565,8 @@ class Matches:
             if s.spectator_delay and state is not None and entry.sequence == max(lagged, 0):
                 spectator = {"version": entry.sequence, "state": state.to_dict(),
                              "pending": [_entry_dict(e) for e in entries
-                                         if e.sequence > entry.sequence]}
+                                         if e.sequence > entry.sequence],
+                             "asked_at": entry.created_at}
         if state is None:
             raise NotFound(f"match {match_id!r} has no set-up record")
         s.state = state.to_dict()
@@ -618,6 +629,14 @@ def _caller_request_id(request_id: str, principal: Principal | None) -> None:
             raise InvalidArgument(f"request ids starting with {prefix!r} are reserved")
 
 
+def _own_repeat(request_id: str, made_by: int, seat: int) -> None:
+    """A repeat is answered to the seat that made the request only: its result carries that
+    seat's own events (hidden cards and moves), and anyone may name a request id (bots' are
+    predictable). From another seat it is no repeat but a request id taken: refused."""
+    if made_by != seat:
+        raise InvalidArgument(f"request_id {request_id!r} was another seat's")
+
+
 def _check_campaign_fields(campaign_id: str, seats: list[SeatMeta]) -> None:
     """The fields' shape only: the persistence service checks them against the campaign when
     the match is recorded, before anything of it is stored."""
@@ -630,4 +649,18 @@ def _check_campaign_fields(campaign_id: str, seats: list[SeatMeta]) -> None:
 
 def _entry_dict(e: LogEntry) -> dict[str, Any]:
     return {"sequence": e.sequence, "kind": e.kind, "seat": e.seat, "action_id": e.action_id,
-            "values": e.values}
+            "values": e.values, "created_at": e.created_at}
+
+
+def _spectators(s: Session) -> tuple[dict[str, Any], int, float]:
+    """What spectators are shown: the state, its version and the deadline of its decision.
+    With spectator_delay, those of the delayed position, all of them: the live deadline would
+    tell when the live decision arose, which the delay hides. The delayed decision's is the
+    one it had (asked when the record of its version was written), or none (0) where that
+    time is not known (a session kept before it was): better none than a made-up one."""
+    spec = s.spectator if s.spectator_delay else None
+    if spec is None:
+        return s.state, s.version, s.deadline
+    asked = spec.get("asked_at", 0.0)
+    timed = asked and s.decision_timeout and s.status == "active"
+    return spec["state"], spec["version"], asked + s.decision_timeout if timed else 0.0

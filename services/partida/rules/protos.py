@@ -82,13 +82,16 @@ def seat(index: int, meta: SeatMeta) -> common_pb2.Seat:
                            campaign_team=meta.campaign_team)
 
 
-def match(s: Session, seed: bytes = b"") -> common_pb2.Match:
+def match(s: Session, seed: bytes = b"", version: int | None = None) -> common_pb2.Match:
+    """`version`: the one the caller may be told, if not the live one (a delayed
+    spectator's)."""
     return common_pb2.Match(
         match_id=s.match_id, game_id=s.game_id, scenario_id=s.scenario_id,
         seats=[seat(i, m) for i, m in enumerate(s.seats)],
         status=(common_pb2.MATCH_STATUS_FINISHED if s.status == "finished"
                 else common_pb2.MATCH_STATUS_ACTIVE),
-        version=s.version, dice_commitment=bytes.fromhex(s.commitment), dice_seed=seed,
+        version=s.version if version is None else version,
+        dice_commitment=bytes.fromhex(s.commitment), dice_seed=seed,
         outcome=outcome(s.outcome), create_time=timestamp(s.created_at),
         options_json=_json(s.options), decision_timeout_seconds=s.decision_timeout,
         spectator_delay_actions=s.spectator_delay, campaign_id=s.campaign_id)

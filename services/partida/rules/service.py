@@ -106,21 +106,20 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         return protos.match(s, bytes.fromhex(s.seed))
 
     def GetMatch(self, request: Any, context: Any) -> Any:  # noqa: N802
-        require_player(caller())
+        principal = require_player(caller())
         s = self.matches.session(request.match_id)
-        return rules_pb2.GetMatchResponse(match=protos.match(s, bytes.fromhex(s.seed)))
+        return rules_pb2.GetMatchResponse(match=protos.match(
+            s, bytes.fromhex(s.seed), self.matches.version_for(s, principal)))
 
     def GetView(self, request: Any, context: Any) -> Any:  # noqa: N802
         principal = require_player(caller())
         look = self.matches.view(request.match_id, _seat_arg(request), principal,
                                  with_actions=request.include_actions)
         s = look.session
-        lagging = None if request.HasField("seat") else s.spectator
-        version = lagging["version"] if lagging is not None else s.version
         typed = not request.json_only
         response = rules_pb2.GetViewResponse(
-            view=protos.view(s.game_id, version, look.view, typed),
-            decision=protos.decision(look.to_act, s.deadline),
+            view=protos.view(s.game_id, look.version, look.view, typed),
+            decision=protos.decision(look.to_act, look.deadline),
             actions=[protos.action(s.game_id, a, typed) for a in look.actions],
             default_action_id=look.default)
         if look.outcome is not None:
@@ -178,12 +177,10 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             if events or s.version != shown:
                 look = self.matches.view(request.match_id, seat, principal)
                 shown = look.session.version
-                # A delayed spectator's view is of the lagging state: its version, as GetView.
-                lagging = None if seat is not None else look.session.spectator
+                # A delayed spectator's view and decision are those of the lagging state.
                 yield rules_pb2.StreamMatchResponse(
-                    view=protos.view(s.game_id, lagging["version"] if lagging is not None
-                                     else shown, look.view),
-                    decision=protos.decision(look.to_act, look.session.deadline))
+                    view=protos.view(s.game_id, look.version, look.view),
+                    decision=protos.decision(look.to_act, look.deadline))
             if s.status == "finished" and after >= s.event_seq and not events:
                 return
             # Nothing kept across the next wait: a process follows up to thousands of feeds,

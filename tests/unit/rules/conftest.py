@@ -67,17 +67,24 @@ def who(seat_player: str) -> Principal:
     return {"alice": ALICE, "bob": BOB}[seat_player]
 
 
+def step(matches, match_id, request_id=None):
+    """The first seat to act plays its default; returns (seat, request id, result)."""
+    s = matches.session(match_id)
+    seat = matches.legal(match_id, 0, ALICE)[3][0]
+    principal = who(s.seats[seat].player_id)
+    default = matches.legal(match_id, seat, principal)[2]
+    request_id = request_id or rid()
+    return seat, request_id, matches.submit(match_id, seat, s.version, request_id, default,
+                                            principal)
+
+
 def play_defaults(matches, match_id, steps=10_000):
     """Play every pending decision with its default action until the match ends."""
     for _ in range(steps):
         s = matches.session(match_id)
         if s.status != "active":
             return s
-        _, _, default, to_act = matches.legal(match_id, 0, ALICE)
-        seat = to_act[0]
-        principal = who(s.seats[seat].player_id)
-        _, _, default, _ = matches.legal(match_id, seat, principal)
-        matches.submit(match_id, seat, s.version, rid(), default, principal)
+        step(matches, match_id)
     raise AssertionError("the match did not end")
 
 

@@ -16,20 +16,19 @@ from partida.rules.matches import Matches
 from partida.rules.service import RulesServicer
 from partida.rules.session import MemorySessionStore, SeatMeta
 from partida.v1 import rules_pb2
-from tests.unit.rules.conftest import ALICE, BOB, BOTS, new_match, play_defaults, rid, served, who
+from tests.unit.rules.conftest import (
+    ALICE,
+    BOB,
+    BOTS,
+    new_match,
+    play_defaults,
+    rid,
+    served,
+    step,
+    who,
+)
 
 EVE = Principal(PLAYER, "eve")  # holds no seat: a spectator
-
-
-def _step(matches: Matches, match_id: str, request_id: str | None = None):
-    """The first seat to act plays its default; returns (seat, request id, result)."""
-    s = matches.session(match_id)
-    seat = matches.legal(match_id, 0, ALICE)[3][0]
-    principal = who(s.seats[seat].player_id)
-    default = matches.legal(match_id, seat, principal)[2]
-    request_id = request_id or rid()
-    return seat, request_id, matches.submit(match_id, seat, s.version, request_id, default,
-                                            principal)
 
 
 def _hidden_from_others(matches: Matches, match_id: str, seat: int, version: int) -> bool:
@@ -45,7 +44,7 @@ def fog_match(matches):
     s = matches.create("pasaran", "campaign", [SeatMeta("alice"), SeatMeta("bob")],
                        {"fog_of_war": True})
     for _ in range(3000):
-        seat, request_id, result = _step(matches, s.match_id)
+        seat, request_id, result = step(matches, s.match_id)
         if _hidden_from_others(matches, s.match_id, seat, result.version):
             return s.match_id, seat, request_id, result
     raise AssertionError("no action with hidden events")
@@ -73,7 +72,7 @@ def test_a_request_id_found_in_the_log_is_another_seats_refused(matches, fog_mat
     """Once the last response is another request's, a repeat is found in the log: a seat
     naming another seat's request id there is refused too, not told it succeeded."""
     match_id, seat, request_id, first = fog_match
-    _step(matches, match_id)  # the kept response is now another request's
+    step(matches, match_id)  # the kept response is now another request's
     other = 1 - seat
     other_player = who(matches.session(match_id).seats[other].player_id)
     with pytest.raises(InvalidArgument):
@@ -88,14 +87,14 @@ def test_a_rebuilt_session_keeps_delayed_spectators_behind(matches):
     spectators' state spectator_delay actions back, as the live one did."""
     s = new_match(matches, spectator_delay=3)
     for _ in range(6):
-        _step(matches, s.match_id)
+        step(matches, s.match_id)
     live = matches.view(s.match_id, None, EVE)
     assert live.session.spectator["version"] == live.session.version - 3
     matches.sessions.invalidate(s.match_id)
     rebuilt = matches.view(s.match_id, None, EVE)
     assert rebuilt.session.spectator["version"] == live.session.spectator["version"]
     assert rebuilt.view == live.view
-    _step(matches, s.match_id)  # and it moves on one action behind, as before
+    step(matches, s.match_id)  # and it moves on one action behind, as before
     assert matches.session(s.match_id).spectator["version"] == live.session.version - 2
 
 
@@ -123,7 +122,7 @@ def test_a_delayed_spectators_feed_labels_its_view_with_the_lagging_version(rule
     stub, md = rules
     s = new_match(matches, spectator_delay=3)
     for _ in range(5):
-        _step(matches, s.match_id)
+        step(matches, s.match_id)
     feed = stub.StreamMatch(rules_pb2.StreamMatchRequest(match_id=s.match_id), metadata=md,
                             timeout=30)
     view = next(i.view for i in feed if i.HasField("view"))
@@ -150,7 +149,7 @@ def test_the_last_action_repeated_after_its_response_is_gone_returns_its_result(
     replica, a flushed store), gets its first result from the log."""
     s = new_match(matches)
     while True:
-        seat, request_id, result = _step(matches, s.match_id)
+        seat, request_id, result = step(matches, s.match_id)
         if result.outcome is not None:
             break
     other = Matches(MemorySessionStore(), LocalLedger(store), Dice(store), clock=clock)
@@ -183,7 +182,7 @@ def test_a_player_cannot_take_the_request_id_of_a_timeout(matches, clock):
     with pytest.raises(InvalidArgument):  # nor a bot turn's
         matches.submit(s.match_id, seat, 0, f"bot:1:1:{s.match_id}", default, principal)
     assert matches.session(s.match_id).version == 0
-    _step(matches, s.match_id)
+    step(matches, s.match_id)
     to_act = matches.session(s.match_id)
     clock.now += 31
     assert matches.expire_decisions() == 1
@@ -194,7 +193,7 @@ def test_bot_request_ids_stay_the_bots(matches):
     """The bots' own request ids are still taken from a service."""
     s = new_match(matches, players=("alice",), bots=("heuristic",))
     while matches.legal(s.match_id, 0, ALICE)[3][0] != 1:
-        _step(matches, s.match_id)
+        step(matches, s.match_id)
     v = matches.session(s.match_id).version
     default = matches.legal(s.match_id, 1, BOTS)[2]
     result = matches.submit(s.match_id, 1, v, f"bot:{v}:1:{s.match_id}", default, BOTS)
@@ -223,7 +222,7 @@ def test_a_rebuild_keeps_the_decisions_clock_running(matches, clock):
     the deadline its decision got when it was asked: a rebuild does not restart the clock."""
     clock.now = time.time()  # a record's time is when it was written, by the wall clock
     s = new_match(matches, decision_timeout=60)
-    _step(matches, s.match_id)
+    step(matches, s.match_id)
     asked = clock.now
     clock.now += 50
     matches.sessions.invalidate(s.match_id)
@@ -254,7 +253,7 @@ def test_a_seat_handed_over_while_another_replica_acts_is_handed_over(store, clo
     a = Matches(sessions, ledger, Dice(store), clock=clock)
     b = Matches(sessions, LocalLedger(store), Dice(store), clock=clock)  # another replica
     match_id = new_match(a).match_id
-    ledger.then = lambda: _step(b, match_id)
+    ledger.then = lambda: step(b, match_id)
     meta = a.set_controller(match_id, 1, "bot", "", BOB)
     assert meta.controller == "bot"
     live = a.session(match_id)
