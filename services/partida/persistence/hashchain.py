@@ -6,13 +6,19 @@ sorted keys, no whitespace, UTF-8, and the random values as decimal strings (the
 unsigned 64-bit, beyond what many JSON readers hold exactly). The first record's prev_hash
 is 32 zero bytes. created_at is not covered: it is when the row was written, not what
 happened.
+
+The match's own record (its seats, options, dice commitment) is kept beside the log, not in
+it; the set-up record's action_id carries its seal (match_seal), so that the chain covers
+who sat in which seat and what was committed too. Set-up records written before the seal
+have an empty action_id.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from partida.persistence.records import GENESIS, LogRecord
 
@@ -31,6 +37,18 @@ def canonical_content(match_id: str, record: LogRecord) -> bytes:
     }
     return json.dumps(content, sort_keys=True, separators=(",", ":"),
                       ensure_ascii=False).encode("utf-8")
+
+
+def match_seal(game_id: str, scenario_id: str, options: Mapping[str, Any],
+               player_ids: Sequence[str], dice_commitment: bytes, campaign_id: str) -> str:
+    """The set-up record's action_id: a digest of the match's set-up as the match record
+    keeps it (a bot's seat has no player: ""). Which bot plays a seat, and whether a person
+    or a bot controls it, may change during the match, so neither is sealed."""
+    content = {"game_id": game_id, "scenario_id": scenario_id, "options": options,
+               "players": list(player_ids), "dice_commitment": dice_commitment.hex(),
+               "campaign_id": campaign_id}
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "match:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def record_hash(prev_hash: bytes, match_id: str, record: LogRecord) -> bytes:

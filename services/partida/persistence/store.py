@@ -270,7 +270,7 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
             return _match(s, match_id)
 
     def update_seat(self, match_id: str, seat: records.Seat) -> None:
-        """Records who controls a seat now; the seat's player cannot change."""
+        """Records who controls a seat now; the seat's player and side cannot change."""
         with self._write.begin() as s:
             row = _locked_match(s, match_id)
             if row.status == models.FINISHED:
@@ -278,10 +278,15 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
             seats = list(rows.seats(row.seats_json))
             if not 0 <= seat.seat < len(seats):
                 raise InvalidArgument(f"match {match_id!r} has no seat {seat.seat}")
-            if seat.player_id != seats[seat.seat].player_id:
+            was = seats[seat.seat]
+            if seat.player_id != was.player_id:
                 raise InvalidArgument("a seat's player cannot change")
-            # nor its campaign team, which a caller may leave out
-            seats[seat.seat] = replace(seat, campaign_team=seats[seat.seat].campaign_team)
+            if seat.side and seat.side != was.side:
+                raise InvalidArgument("a seat's side cannot change")
+            # Nor its side or campaign team, which a caller may leave out: the rules service
+            # knows neither, and its hand-over to a bot blanked a side recorded by another
+            # caller (the side decides whether a match is rated as cooperative).
+            seats[seat.seat] = replace(seat, side=was.side, campaign_team=was.campaign_team)
             if row.first_seats_json is None:  # the first change: keep what a retry carries
                 row.first_seats_json = row.seats_json
             row.seats_json = rows.seats_json(tuple(seats))

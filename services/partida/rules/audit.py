@@ -28,7 +28,17 @@ def audit(match: Any, log: list[Any]) -> list[str]:
     ok, broken = hashchain.verify_chain(_record(match.match_id, r) for r in log)
     if not ok:
         problems.append(f"the log's hash chain breaks at record {broken}")
+    if log and log[0].action_id and log[0].action_id != _seal(match):  # "": made before seals
+        problems.append("the match's record (its seats, options, dice commitment or campaign) "
+                        "is not the one its log was started with")
     return problems + _replay(match, log)
+
+
+def _seal(match: Any) -> str:
+    return hashchain.match_seal(match.game_id, match.scenario_id,
+                                json.loads(match.options_json or "{}"),
+                                [seat.player_id for seat in match.seats],
+                                bytes(match.dice_commitment), match.campaign_id)
 
 
 def _record(match_id: str, r: Any) -> records.LogRecord:

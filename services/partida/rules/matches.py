@@ -22,6 +22,7 @@ from partida.ai.bots import bot_names, default_bot
 from partida.ai.turns import SeatSnapshot
 from partida.engine import Action, Event, Game, IllegalAction, LocalRng, Outcome, get
 from partida.engine.errors import BadSetup, UnknownGame
+from partida.persistence.hashchain import match_seal
 from partida.platform import jsonio
 from partida.platform.auth import Principal
 from partida.platform.errors import (
@@ -183,7 +184,9 @@ class Matches:
             decision_timeout=decision_timeout or self.default_timeout,
             spectator_delay=spectator_delay, state=state.to_dict(),
             buffer=[list(p) for p in rng.buffer], campaign_id=campaign_id)
-        setup = LogEntry(0, "setup", -1, "", request_id, rng.positions, rng.values, [],
+        seal = match_seal(game_id, scenario_id, options, [m.player_id for m in seats],
+                          commitment, campaign_id)
+        setup = LogEntry(0, "setup", -1, seal, request_id, rng.positions, rng.values, [],
                          self.clock())
         blank = Session(**{**session.__dict__, "state": {}, "buffer": []})
         if not self.ledger.record_match(blank, [setup]):

@@ -79,6 +79,29 @@ def test_events_added_to_the_set_up_record_are_found(finished):
         "the set-up record holds events, yet the set-up logs none"]
 
 
+def test_players_moved_between_seats_in_the_match_record_are_found(finished):
+    """The match's record (who sat in which seat, its options and dice commitment) is kept
+    beside the log, not in it: two players swapped between seats there verified, the chain
+    being untouched. The set-up record now carries the record's seal (hashchain.match_seal)."""
+    _, log, published = finished
+    forged = copy.deepcopy(log)
+    first, second = forged.match.seats[0], forged.match.seats[1]
+    first.player_id, second.player_id = second.player_id, first.player_id
+    assert verify_problems(forged, published) == [
+        "the match's record (its seats, options, dice commitment or campaign) is not the one "
+        "its log was started with"]
+
+
+def test_a_set_up_record_from_before_seals_still_verifies(finished):
+    """Matches created before the seal have an empty action_id on their set-up record: their
+    logs verify as before (what they cannot show is a changed match record)."""
+    _, log, published = finished
+    assert log.records[0].action_id.startswith("match:")
+    older = copy.deepcopy(log)
+    older.records[0].action_id = ""
+    assert verify_problems(_rechained(older), published) == []
+
+
 def test_a_record_of_an_unknown_kind_is_found(finished):
     """The audit replays every record after the set-up as an action, whatever its kind."""
     _, log, published = finished

@@ -77,7 +77,7 @@ class PlayerAndMatchBehaviours:
         match = a_match(players=("p1", "p2"))
         store.record_match(match)
         store.update_seat("m1", records.Seat(1, "p2", "bot", "heuristic"))
-        store.update_seat("m1", records.Seat(1, "p2", "human", "heuristic", "north"))
+        store.update_seat("m1", records.Seat(1, "p2", "human", "heuristic"))
         current = store.get_match("m1")
         assert store.record_match(match) == current
         assert store.start_match(match, [setup_record()]) is True  # its set-up still lands
@@ -87,6 +87,39 @@ class PlayerAndMatchBehaviours:
                       (match.seats[0], replace(match.seats[1], bot="heuristic"))):
             with pytest.raises(AlreadyExists):
                 store.record_match(replace(match, seats=seats))
+
+    def test_handing_a_seat_over_keeps_its_side(self, store):
+        """UpdateSeat changes who controls a seat. The rules service, which hands seats to
+        bots, knows no sides and leaves the side out: the side recorded stays (it was
+        blanked, and the side decides whether a match is rated as cooperative)."""
+        store.record_match(replace(a_match(), seats=(records.Seat(0, "p1", side="north"),
+                                                     records.Seat(1, "p2", side="south"))))
+        store.update_seat("m1", records.Seat(1, "p2", "bot", "heuristic"))
+        assert store.get_match("m1").seats[1] == records.Seat(1, "p2", "bot", "heuristic",
+                                                              side="south")
+        store.update_seat("m1", records.Seat(1, "p2", "human", "heuristic", "south"))
+        assert store.get_match("m1").seats[1].side == "south"
+
+    def test_refused_seat_updates_change_nothing(self, store):
+        """A seat's player and side are the match's set-up: another one is refused, as is a
+        seat the match lacks or a finished match, and the record stays as it was."""
+        store.record_match(replace(a_match(), seats=(records.Seat(0, "p1", side="north"),
+                                                     records.Seat(1, "p2", side="south"))))
+        before = store.get_match("m1")
+        for seat in (records.Seat(1, "p3", "bot", "heuristic"),  # another player
+                     records.Seat(1, "p2", "bot", "heuristic", "north"),  # another side
+                     records.Seat(2, "", "bot", "heuristic")):  # no such seat
+            with pytest.raises(InvalidArgument):
+                store.update_seat("m1", seat)
+            assert store.get_match("m1") == before
+        started(store, a_match("m2"), actions=1)
+        store.finish_match("m2", records.Outcome((0,)), SEED)
+        ended = store.get_match("m2")
+        with pytest.raises(FailedPrecondition):
+            store.update_seat("m2", records.Seat(1, "p2", "bot", "heuristic"))
+        assert store.get_match("m2") == ended
+        with pytest.raises(NotFound):
+            store.update_seat("nope", records.Seat(0, "p1", "bot", "heuristic"))
 
     def test_concurrent_record_match_records_once(self, store):
         outcomes = race(6, lambda _: store.record_match(a_match()))
