@@ -209,5 +209,6 @@ def test_a_turn_failing_on_a_decision_it_kept_is_queued_again_from_it_within_a_s
     assert (kwargs["played"], kwargs["sent"]) == (1, "deploy:3")
     assert SeatSnapshot.from_plain(jsonio.loads(kwargs["seen"])).version == 8
     assert message["headers"]["retries"] == 1
+    assert message["headers"]["kwargsrepr"] == "{...}"  # the view was copied there (1 KB)
     due = datetime.fromisoformat(message["headers"]["eta"]).timestamp()
     assert 0 < due - sent < 0.5

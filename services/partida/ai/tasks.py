@@ -70,7 +70,10 @@ def play_turn_task(self: Any, match_id: str, seat: int, version: int, game_id: s
         raise self.retry(args=(match_id, seat, at.version, game_id, bot, queued_at),
                          kwargs={"seen": held, "played": at.played, "sent": at.sent},
                          countdown=retry_delay(self.request.retries),
-                         exc=TransientRulesError(str(e.details()))) from None
+                         exc=TransientRulesError(str(e.details())),
+                         # as the first send: the seat's view stays out of the headers
+                         # (Celery's own repr of the kwargs would copy its first 1 KB)
+                         kwargsrepr="{...}") from None
 
 
 class CeleryBotScheduler:

@@ -21,7 +21,12 @@ _MIGRATION_LOCK = 0x7061727469_6461
 
 
 def make_engine(url: str, **kwargs: Any) -> sa.Engine:
-    """An engine for `url`; a bare postgresql:// URL is given the psycopg 3 driver."""
+    """An engine for `url`; a bare postgresql:// URL is given the psycopg 3 driver.
+
+    A failed statement's error names the statement but not its values, which hold secrets
+    (a dice stream's seed before the reveal, events hidden from some seats): the error is
+    logged."""
+    kwargs.setdefault("hide_parameters", True)
     parsed = sa.make_url(url)
     if parsed.drivername in ("postgresql", "postgres"):
         parsed = parsed.set(drivername="postgresql+psycopg")

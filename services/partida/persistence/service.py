@@ -45,7 +45,7 @@ def _page_fields(page: Page) -> dict[str, Any]:
 
 # The store's writes, timed by TimedStore: the durable record's and the dice streams'.
 WRITES = ("create_player", "record_match", "start_match", "start_matches", "update_seat",
-          "append_log", "append_logs", "finish_match",
+          "append_log", "append_logs", "finish_match", "create_campaign",
           "create_stream", "create_streams", "advance", "reveal")
 
 

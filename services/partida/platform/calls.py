@@ -83,8 +83,9 @@ class MetricsInterceptor(PerMethod):
     """Counts and times every call by service, method and final status code.
 
     It sits outside CallContextInterceptor, so it sees the status that interceptor chose for
-    a ServiceError (context.abort records it on the context before raising). A stream is
-    timed over its whole life; one the client cancelled counts as CANCELLED."""
+    a ServiceError (context.abort records it on the context before raising). A response
+    stream is counted, not timed (metrics.GRPC_DURATION); one the client cancelled counts as
+    CANCELLED."""
 
     def wrap(self, full_method: str, handler: Any) -> Any:
         service, _, method = full_method.lstrip("/").rpartition("/")
@@ -96,7 +97,8 @@ class MetricsInterceptor(PerMethod):
             if code is None:
                 code = grpc.StatusCode.OK if context.is_active() else grpc.StatusCode.CANCELLED
             count(service, method, code.name).inc()
-            duration.observe(time.perf_counter() - started)
+            if not handler.response_streaming:
+                duration.observe(time.perf_counter() - started)
 
         def unary(behavior: Callable[..., Any]) -> Callable[..., Any]:
             def call(request: Any, context: grpc.ServicerContext) -> Any:

@@ -32,7 +32,9 @@ GRPC_REQUESTS = Counter(
     ["service", "method", "code"])
 GRPC_DURATION = Histogram(
     "partida_grpc_server_request_duration_seconds",
-    "Time from a call's start to its final status (a stream's whole life).",
+    "Time from a unary call's start to its final status. Response streams (live feeds, "
+    "ticket watches) are counted but not timed: they last a match or a wait, far beyond "
+    "these buckets, and would pass for the latency of their service.",
     ["service", "method"], buckets=_FAST)
 
 ACTIONS_APPLIED = Counter(
@@ -50,7 +52,8 @@ BOT_TURN_DURATION = Histogram(
     "decisions that falls to its seat right after, up to a limit.", ["game"], buckets=_FAST)
 BOT_QUEUE_WAIT = Histogram(
     "partida_bot_queue_wait_seconds",
-    "From a bot turn being queued to a worker starting it.", ["game"], buckets=_FAST)
+    "From a bot turn being queued to a worker starting it.", ["game"],
+    buckets=_FAST + (30.0, 60.0, 300.0))  # milliseconds when well, minutes behind a backlog
 
 MATCHMAKING_QUEUE_DEPTH = Gauge(
     "partida_matchmaking_queue_depth",

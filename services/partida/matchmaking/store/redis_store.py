@@ -198,7 +198,9 @@ def _reachable() -> Iterator[None]:
     try:
         yield
     except (redis.ConnectionError, redis.TimeoutError) as e:
-        raise errors.Unavailable(f"the ticket store is out of reach: {e}") from e
+        # The cause (host, port) is for the logs, not for callers.
+        log.warning("the ticket store is out of reach: %s", e)
+        raise errors.Unavailable("the ticket store is out of reach; try again") from e
 
 
 def _encode(t: Ticket) -> list[str]:

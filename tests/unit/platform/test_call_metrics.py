@@ -1,0 +1,60 @@
+"""The call metrics of the server interceptor (platform/calls.MetricsInterceptor) on a real
+partida Server: what partida_grpc_server_request_duration_seconds measures."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import grpc
+from prometheus_client import REGISTRY
+
+from partida.platform.auth import Authority
+from partida.platform.server import Registration, Server
+
+
+def _feed(request: bytes, context: grpc.ServicerContext) -> Iterator[bytes]:
+    yield b"first"
+    yield b"second"
+
+
+def _get(request: bytes, context: grpc.ServicerContext) -> bytes:
+    return b"answer"
+
+
+def _server() -> Server:
+    def add(_servicer: object, server: grpc.Server) -> None:
+        server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler("test.Feed", {
+            "Follow": grpc.unary_stream_rpc_method_handler(_feed),
+            "Get": grpc.unary_unary_rpc_method_handler(_get)})])
+
+    return Server([Registration("test.Feed", None, add)], Authority("p" * 32, "s" * 32, {}),
+                  "127.0.0.1:0")
+
+
+def _sample(name: str, method: str, **labels: str) -> float:
+    return REGISTRY.get_sample_value(name, {"service": "test.Feed", "method": method,
+                                            **labels}) or 0.0
+
+
+def test_response_streams_are_counted_but_not_timed_as_latency():
+    """A response stream (a match's live feed, a ticket watch) was observed in the latency
+    histogram over its whole life: feeds last as long as their match, minutes or hours,
+    against buckets that end at ten seconds, so every stream landed in +Inf and the
+    dashboard's p50/p99 latency of the rules and matchmaking services read the length of
+    matches and waits (pinned at the top bucket) instead of how fast calls are answered."""
+    server = _server()
+    server.start()
+    durations = "partida_grpc_server_request_duration_seconds_count"
+    requests = "partida_grpc_server_requests_total"
+    before = {m: (_sample(durations, m), _sample(requests, m, code="OK"))
+              for m in ("Follow", "Get")}
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+            assert list(channel.unary_stream("/test.Feed/Follow")(b"", timeout=10)) == [
+                b"first", b"second"]
+            assert channel.unary_unary("/test.Feed/Get")(b"", timeout=10) == b"answer"
+    finally:
+        server.stop(0)
+    moved = {m: (_sample(durations, m) - d, _sample(requests, m, code="OK") - r)
+             for m, (d, r) in before.items()}
+    assert moved == {"Follow": (0, 1), "Get": (1, 1)}
