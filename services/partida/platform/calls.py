@@ -9,7 +9,7 @@ import contextvars
 import logging
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import Any
 
 import grpc
@@ -85,19 +85,29 @@ class MetricsInterceptor(PerMethod):
     It sits outside CallContextInterceptor, so it sees the status that interceptor chose for
     a ServiceError (context.abort records it on the context before raising). A response
     stream is counted, not timed (metrics.GRPC_DURATION); one the client cancelled counts as
-    CANCELLED."""
+    CANCELLED.
+
+    Calls of the `passed` services (the front door's pass-through, platform/forward) are
+    counted apart, in metrics.FORWARDED: the service they are passed to counts them too, and
+    every sum over the processes counted them twice."""
+
+    def __init__(self, passed: Collection[str] = ()) -> None:
+        super().__init__()
+        self._passed = frozenset(passed)
 
     def wrap(self, full_method: str, handler: Any) -> Any:
         service, _, method = full_method.lstrip("/").rpartition("/")
-        count = metrics.GRPC_REQUESTS.labels
+        forwarded = service in self._passed
+        count = (metrics.FORWARDED if forwarded else metrics.GRPC_REQUESTS).labels
         duration = metrics.GRPC_DURATION.labels(service, method)
+        timed = not (forwarded or handler.response_streaming)
 
         def finish(context: grpc.ServicerContext, started: float, failed: bool) -> None:
             code = context.code() or (grpc.StatusCode.UNKNOWN if failed else None)
             if code is None:
                 code = grpc.StatusCode.OK if context.is_active() else grpc.StatusCode.CANCELLED
             count(service, method, code.name).inc()
-            if not handler.response_streaming:
+            if timed:
                 duration.observe(time.perf_counter() - started)
 
         def unary(behavior: Callable[..., Any]) -> Callable[..., Any]:

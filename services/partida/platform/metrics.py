@@ -37,6 +37,12 @@ GRPC_DURATION = Histogram(
     "these buckets, and would pass for the latency of their service.",
     ["service", "method"], buckets=_FAST)
 
+FORWARDED = Counter(
+    "partida_front_door_forwarded_total",
+    "Calls the rules service's front door passed on to another service, by final status "
+    "code (the other service counts them in partida_grpc_server_requests_total).",
+    ["service", "method", "code"])
+
 ACTIONS_APPLIED = Counter(
     "partida_actions_applied_total",
     "Actions written to match logs, by game and kind (action, resign, timeout); repeated "

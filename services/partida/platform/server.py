@@ -50,13 +50,14 @@ class Server:
         self.health = health.HealthServicer()
         self.streams = StreamSlots(max_streams, streams_per_player)
         self._names = [r.service_name for r in registrations]
+        passed = [n for h in handlers for n in getattr(h, "service_names", ())]
         self.server = grpc.server(
             futures.ThreadPoolExecutor(max_workers=max_workers + max_streams,
                                        thread_name_prefix="grpc"),
             # Metrics outermost, so they count the status the call context chose.
             # Both wrap each method once (calls.PerMethod): whatever serves a method must
             # serve every call of it the same way.
-            interceptors=[MetricsInterceptor(),
+            interceptors=[MetricsInterceptor(passed),
                           CallContextInterceptor(authority, limiter, self.streams,
                                                  integrator_limiter)],
             options=[("grpc.max_receive_message_length", max_message_bytes),
@@ -74,7 +75,6 @@ class Server:
         if handlers:  # e.g. the front door's pass-through to other services
             self.server.add_generic_rpc_handlers(tuple(handlers))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
-        passed = [n for h in handlers for n in getattr(h, "service_names", ())]
         reflection.enable_server_reflection(
             [*self._names, *passed, health.SERVICE_NAME, reflection.SERVICE_NAME], self.server)
         self.port = self.server.add_insecure_port(address)

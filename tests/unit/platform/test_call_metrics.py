@@ -9,6 +9,7 @@ import grpc
 from prometheus_client import REGISTRY
 
 from partida.platform.auth import Authority
+from partida.platform.forward import Forwarder
 from partida.platform.server import Registration, Server
 
 
@@ -58,3 +59,39 @@ def test_response_streams_are_counted_but_not_timed_as_latency():
     moved = {m: (_sample(durations, m) - d, _sample(requests, m, code="OK") - r)
              for m, (d, r) in before.items()}
     assert moved == {"Follow": (0, 1), "Get": (1, 1)}
+
+
+def test_calls_passed_on_by_the_front_door_are_counted_once_as_requests():
+    """The rules service's front door (platform/forward) counted every call it passed on in
+    partida_grpc_server_requests_total under the other service's name, and the other service
+    counted it again: every dashboard sum over the processes doubled clients' traffic to
+    matchmaking, persistence and dice. The front door now counts them apart."""
+    dice = "partida.v1.DiceService"
+
+    def add(_servicer: object, server: grpc.Server) -> None:
+        server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler(dice, {
+            "GetStream": grpc.unary_unary_rpc_method_handler(_get)})])
+
+    target = Server([Registration(dice, None, add)], Authority("p" * 32, "s" * 32, {}),
+                    "127.0.0.1:0")
+    target.start()
+    upstream = grpc.insecure_channel(f"127.0.0.1:{target.port}")
+    front = Server([], Authority("p" * 32, "s" * 32, {}), "127.0.0.1:0",
+                   handlers=[Forwarder({dice: upstream})])
+    front.start()
+    labels = {"service": dice, "method": "GetStream", "code": "OK"}
+
+    def counted() -> tuple[float, float]:
+        return (REGISTRY.get_sample_value("partida_grpc_server_requests_total", labels) or 0.0,
+                REGISTRY.get_sample_value("partida_front_door_forwarded_total", labels) or 0.0)
+
+    before = counted()
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{front.port}") as channel:
+            assert channel.unary_unary(f"/{dice}/GetStream")(b"", timeout=10) == b"answer"
+    finally:
+        front.stop(0)
+        target.stop(0)
+        upstream.close()
+    after = counted()
+    assert (after[0] - before[0], after[1] - before[1]) == (1, 1)
