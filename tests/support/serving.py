@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import grpc
 
+from partida.devstack.stack import SECRETS, Stack
+from partida.platform.assembly import Process, build
+from partida.platform.config import Settings
 from partida.platform.server import Server
 
 
@@ -19,3 +24,20 @@ def channel_to(server: Server) -> Iterator[grpc.Channel]:
             yield channel
     finally:
         server.stop(0)
+
+
+@contextlib.contextmanager
+def embedded(folder: Path, **settings: Any) -> Iterator[Stack]:
+    """The embedded server (`partida serve`) in this process, on SQLite in `folder`, with
+    the dev stack's secrets; bots fill empty seats after 0.2 s."""
+    cfg = Settings(database_url=f"sqlite:///{folder / 'partida.db'}", port=0,
+                   bot_fill_after_seconds=0.2, token_secret=SECRETS["PARTIDA_TOKEN_SECRET"],
+                   service_token_secret=SECRETS["PARTIDA_SERVICE_TOKEN_SECRET"],
+                   api_keys=SECRETS["PARTIDA_API_KEYS"], **settings)
+    process: Process = build("all", cfg)
+    process.start()
+    try:
+        assert process.ready.wait(30), "the embedded server never became ready"
+        yield Stack({"rules": f"127.0.0.1:{process.server.port}"}, {}, folder)
+    finally:
+        process.stop(0)

@@ -14,7 +14,7 @@ from typing import Any
 import grpc
 import typer
 
-from partida.cli.connect import API_KEY, PLAYER, SERVER, connect
+from partida.cli.connect import API_KEY, PLAYER, SERVER, connect, ends_cleanly
 from partida.cli.render import campaign as render
 from partida.cli.terminal import Terminal
 
@@ -46,6 +46,7 @@ def _answer(term: Terminal, call: Callable[[], Any]) -> Any:
 
 
 @campaign.command("open")
+@ends_cleanly
 def open_campaign(game: str, team: list[str] = TEAMS, server: str = SERVER,
                   api_key: str = API_KEY, player: str = PLAYER) -> None:
     """Open a campaign of GAME between the teams given (you must be in one of them)."""
@@ -60,6 +61,7 @@ def open_campaign(game: str, team: list[str] = TEAMS, server: str = SERVER,
 
 
 @campaign.command()
+@ends_cleanly
 def show(campaign_id: str, server: str = SERVER, api_key: str = API_KEY,
          player: str = PLAYER) -> None:
     """The standings and the scenarios played and to play."""

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import grpc
 import typer
 
 from partida.cli.campaign import campaign
-from partida.cli.connect import API_KEY, PLAYER, SERVER, connect
+from partida.cli.connect import API_KEY, PLAYER, SERVER, connect, ends_cleanly, refusal
 from partida.cli.prompt import DEFAULT, QUIT, ask
 from partida.cli.remote import Remote
 from partida.cli.render import renderer_for
@@ -30,6 +31,7 @@ client = typer.Typer(name="client", no_args_is_help=True, help=__doc__.splitline
 client.add_typer(campaign, name="campaign")
 
 @client.command()
+@ends_cleanly
 def play(game: str, scenario: str = typer.Option("", help="scenario id (default: any)"),
          seats: int = typer.Option(0, help="seats at the table (default: smallest)"),
          fill_with_bots: bool = typer.Option(True, help="complete the table with bots"),
@@ -41,6 +43,7 @@ def play(game: str, scenario: str = typer.Option("", help="scenario id (default:
     """Find a match through matchmaking and play it to the end."""
     if bool(campaign_id) != bool(team):
         raise typer.BadParameter("--campaign and --team go together")
+    bot = _local_bot(game, auto) if auto else None  # before a seat is taken, not after
     term = Terminal()
     remote = connect(server, api_key, player)
     term.say(f"Logged in as {player}; looking for a {game} match...")
@@ -49,66 +52,128 @@ def play(game: str, scenario: str = typer.Option("", help="scenario id (default:
                                     campaign_id, team):
         term.say(f"ticket {ticket.ticket_id}: {_status(ticket.status)}")
     if ticket is None or not ticket.match_id:
+        state = "no ticket" if ticket is None else _status(ticket.status)
+        term.error(f"matchmaking ended without a match ({state})")
         raise typer.Exit(1)
     term.say(f"Seated at seat {ticket.seat} of match {ticket.match_id}")
-    bot = None
-    if auto:
-        from partida.ai.bots import make_bot
-        bot = make_bot(game, auto)
     _play_seat(term, remote, game, ticket.match_id, ticket.seat, bot)
+
+
+def _local_bot(game: str, name: str) -> Any:
+    """The bot `--auto` names, if it plays from a seat's view as this client has it (the
+    search bot needs the whole state, which only the server's bot workers may read)."""
+    from partida.ai.bots import SEARCH_BOT, bot_names, make_bot
+    playable = [b for b in bot_names(game) if b != SEARCH_BOT]
+    if name not in playable:
+        raise typer.BadParameter(f"no bot {name!r} plays {game!r} from this client "
+                                 f"(known: {', '.join(playable)})", param_hint="--auto")
+    return make_bot(game, name)
+
+
+# How often in a row a local bot's action may be refused before the command gives up (a
+# person is asked again instead; they may quit).
+BOT_REFUSALS = 3
 
 
 def _play_seat(term: Terminal, remote: Remote, game: str, match_id: str, seat: int,
                bot: Any) -> None:
+    """Follow the match as `seat` on one live feed, printing every event the seat may see
+    (its own and everyone else's, in order), and take the seat's decisions as they come."""
     renderer = renderer_for(game)
     narrator = renderer.narrator()
     rng = LocalRng()
-    after = 0
+    after = 0     # the last event printed
+    settled = -1  # views up to this version need nothing more from us
     while True:
-        look = remote.look(match_id, seat, with_actions=True)  # view and actions, one call
-        view = json.loads(look.view.data_json)
-        narrator.learn(view)
+        feed = remote.stream(match_id, seat, after)
+        try:
+            for events, item in _batches(feed):
+                if item is not None:
+                    narrator.learn(json.loads(item.view.data_json))
+                for event in events:
+                    _say_event(term, narrator, event)
+                    after = event.sequence
+                if (item is not None and seat in item.decision.seats
+                        and item.view.version > settled):
+                    decided = _decide(term, remote, renderer, narrator, match_id, seat, bot,
+                                      rng)
+                    if decided is None:
+                        term.say("You leave the table; your seat keeps its clock.")
+                        return
+                    settled = decided
+        finally:
+            feed.cancel()
+        look = remote.look(match_id, seat)
         if look.HasField("outcome"):
-            term.show(renderer.render(view))
+            term.show(renderer.render(json.loads(look.view.data_json)))
             term.say(f"Match over: {look.outcome.reason}", style="bold")
             return
-        if seat not in look.decision.seats:
-            after = _follow_until_my_turn(term, remote, match_id, seat, after, narrator)
-            continue
+        # The feed ended before the match did: follow it again from the last event.
+
+
+def _decide(term: Terminal, remote: Remote, renderer: Any, narrator: Any, match_id: str,
+            seat: int, bot: Any, rng: Any) -> int | None:
+    """Take the seat's decision at the match's current version: the version it was taken at
+    (or found to need nothing from the seat, or stale), None if the player quits."""
+    refused = 0
+    while True:
+        look = remote.look(match_id, seat, with_actions=True)  # view and actions, one call
+        version = int(look.view.version)
+        if look.HasField("outcome") or seat not in look.decision.seats or not look.actions:
+            return version  # the feed brings what happened
+        view = json.loads(look.view.data_json)
+        narrator.learn(view)
         actions = [Action(a.action_id, a.description) for a in look.actions]
         if bot is not None:
             action_id = bot.choose(view, actions, rng)
         else:
-            term.show(renderer.render(view))
-            for i, a in enumerate(actions, 1):
-                term.say(f"{i:>3}. {a.description}")
-            choice = ask(term.read_line, term.say, "your choice: ", len(actions))
-            if choice.special == QUIT:
-                term.say("You leave the table; your seat keeps its clock.")
-                return
-            action_id = (look.default_action_id if choice.special == DEFAULT
-                         else actions[choice.index or 0].id)
+            action_id = _ask(term, renderer, view, actions, look.default_action_id)
+            if action_id is None:
+                return None
         try:
-            result = remote.submit(match_id, seat, look.view.version, uuid.uuid4().hex,
-                                   action_id)
+            remote.submit(match_id, seat, version, uuid.uuid4().hex, action_id)
+            return version  # its events and the next view come on the feed
         except grpc.RpcError as e:
-            term.error(f"{e.code().name}: {e.details()}")
-            continue
-        for event in result.events:
-            _say_event(term, narrator, event)
-            after = max(after, event.sequence)
+            if e.code() == grpc.StatusCode.ABORTED:  # a clock or another seat moved first
+                term.say(f"The match moved on before your action ({e.details()}).")
+                return version
+            if e.code() != grpc.StatusCode.FAILED_PRECONDITION:
+                raise
+            refused += 1
+            term.error(refusal(e))
+            if bot is not None and refused >= BOT_REFUSALS:
+                raise
 
 
-def _follow_until_my_turn(term: Terminal, remote: Remote, match_id: str, seat: int,
-                          after: int, narrator: Any) -> int:
-    """Print the live events until a view says it is this seat's turn (or the match ends)."""
-    for item in remote.stream(match_id, seat, after):
+def _ask(term: Terminal, renderer: Any, view: Any, actions: list[Action],
+         default: str) -> str | None:
+    """The action a person picks at the prompt; None if they quit (q, end of input)."""
+    term.show(renderer.render(view))
+    for i, a in enumerate(actions, 1):
+        mark = "  (default)" if a.id == default else ""
+        term.say(f"{i:>3}. {a.description}{mark}")
+    prompt = f"1-{len(actions)}, d = default, q = quit > "
+    choice = ask(term.read_line, term.say, prompt, len(actions))
+    if choice.special == QUIT:
+        return None
+    if choice.special == DEFAULT:
+        return default or actions[0].id
+    return actions[choice.index or 0].id
+
+
+def _batches(feed: Iterator[Any]) -> Iterator[tuple[list[Any], Any | None]]:
+    """A live feed's events, each batch with the view item that follows it (None for the
+    events of a feed that ended without one): a narrator learns the names an action's events
+    use (a card just drawn, a monster just placed) from the view after it."""
+    events: list[Any] = []
+    for item in feed:
         if item.HasField("event"):
-            _say_event(term, narrator, item.event)
-            after = item.event.sequence
-        elif seat in item.decision.seats or not item.decision.seats:
-            break
-    return after
+            events.append(item.event)
+            continue
+        yield events, item
+        events = []
+    if events:
+        yield events, None
 
 
 def _say_event(term: Terminal, narrator: Any, event: Any) -> None:
@@ -124,6 +189,7 @@ def _status(code: int) -> str:
 
 
 @client.command()
+@ends_cleanly
 def watch(match_id: str, server: str = SERVER, api_key: str = API_KEY,
           player: str = PLAYER) -> None:
     """Follow a match live as a spectator until it ends."""
@@ -133,17 +199,19 @@ def watch(match_id: str, server: str = SERVER, api_key: str = API_KEY,
     renderer = renderer_for(str(view.get("game", "")))
     narrator = renderer.narrator()
     narrator.learn(view)
-    for item in remote.stream(match_id, None):
-        if item.HasField("event"):
-            _say_event(term, narrator, item.event)
-        else:
+    for events, item in _batches(remote.stream(match_id, None)):
+        if item is not None:
             view = json.loads(item.view.data_json)
             narrator.learn(view)
+        for event in events:
+            _say_event(term, narrator, event)
+        if item is not None:
             term.show(renderer.render(view))
     term.say("The match is over.")
 
 
 @client.command()
+@ends_cleanly
 def replay(match_id: str, server: str = SERVER, api_key: str = API_KEY,
            player: str = PLAYER) -> None:
     """Print every recorded action of a finished match with its events."""
@@ -153,8 +221,10 @@ def replay(match_id: str, server: str = SERVER, api_key: str = API_KEY,
     renderer = renderer_for(log.match.game_id)
     narrator = renderer.narrator()
     for record in log.records:
-        term.say(f"#{record.sequence} seat {record.seat}: {record.action_id or record.kind}",
-                 style="bold")
+        # The set-up record is no seat's: its action id is the match record's seal.
+        title = ("set-up" if record.kind == "setup"
+                 else f"seat {record.seat}: {record.action_id or record.kind}")
+        term.say(f"#{record.sequence} {title}", style="bold")
         for e in json.loads(record.events_json):
             line = narrator.line(e["kind"], e["data"])
             if line:
@@ -163,6 +233,7 @@ def replay(match_id: str, server: str = SERVER, api_key: str = API_KEY,
 
 
 @client.command()
+@ends_cleanly
 def verify(match_id: str, server: str = SERVER, api_key: str = API_KEY,
            player: str = PLAYER) -> None:
     """Verify a finished match: dice, hash chain and replay. Exit 1 if anything is off."""

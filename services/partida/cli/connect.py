@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import functools
 import os
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
 
 import grpc
 import typer
 
 from partida.cli.remote import Remote
+from partida.cli.terminal import Terminal
+
+P = ParamSpec("P")
+R = TypeVar("R")
+INTERRUPTED = 130  # the shell's code for a command ended by Ctrl-C
 
 SERVER = typer.Option(os.environ.get("PARTIDA_SERVER", "127.0.0.1:50051"), "--server",
                       help="host:port of the partida server")
@@ -25,5 +33,35 @@ def connect(server: str, api_key: str, player: str) -> Remote:
     try:
         remote.login(api_key, player)
     except grpc.RpcError as e:
-        raise typer.BadParameter(f"cannot log in at {server}: {e.details()}") from None
+        what = ("cannot reach the server at" if e.code() in _UNREACHABLE
+                else f"cannot log in as {player!r} at")
+        Terminal().error(f"{what} {server}: {refusal(e)}")
+        raise typer.Exit(1) from None
     return remote
+
+
+_UNREACHABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+
+
+def refusal(e: grpc.RpcError) -> str:
+    """A refused or failed call in one line: its status and the server's words."""
+    code, details = getattr(e, "code", None), getattr(e, "details", None)
+    name = code().name if callable(code) else "ERROR"
+    words = (details() if callable(details) else None) or str(e)
+    return f"{name}: {' '.join(str(words).split())}"
+
+
+def ends_cleanly(command: Callable[P, R]) -> Callable[P, R]:
+    """A `partida client` command whose failed calls (server gone, match unknown, call
+    refused) and Ctrl-C end it with one line on stderr and a non-zero exit, no traceback."""
+    @functools.wraps(command)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except grpc.RpcError as e:
+            Terminal().error(refusal(e))
+            raise typer.Exit(1) from None
+        except KeyboardInterrupt:
+            Terminal().error("interrupted")
+            raise typer.Exit(INTERRUPTED) from None
+    return run

@@ -24,8 +24,13 @@ def parse_choice(text: str, count: int) -> Choice | None:
         return Choice(special=DEFAULT)
     if word in ("q", "quit", "exit"):
         return Choice(special=QUIT)
-    if word.isascii() and word.isdigit() and 1 <= int(word) <= count:
-        return Choice(index=int(word) - 1)
+    # A number longer than `count`'s is out of range: never converted (Python refuses to
+    # convert one of thousands of digits, and a pasted one ended the command).
+    if not (word.isascii() and word.isdigit()):
+        return None
+    digits = word.lstrip("0") or "0"
+    if len(digits) <= len(str(count)) and 1 <= int(digits) <= count:
+        return Choice(index=int(digits) - 1)
     return None
 
 
@@ -39,5 +44,7 @@ def ask(read_line: Callable[[str], str | None], say: Callable[[str], None], prom
         choice = parse_choice(line, count)
         if choice is not None:
             return choice
-        say(f"{line.strip()!r} is not a choice: type a number from 1 to {count}, "
+        said = line.strip()
+        said = said if len(said) <= 40 else f"{said[:37]}..."
+        say(f"{said!r} is not a choice: type a number from 1 to {count}, "
             "'d' for the default action or 'q' to quit.")

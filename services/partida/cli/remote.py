@@ -129,7 +129,8 @@ class Remote:
             match_id=match_id, seat=seat, expected_version=version, request_id=request_id,
             action=common_pb2.Action(action_id=action_id)))
 
-    def stream(self, match_id: str, seat: int | None, after: int = 0) -> Iterator[Any]:
+    def stream(self, match_id: str, seat: int | None, after: int = 0) -> Any:
+        """The live feed (StreamMatch): iterate it; cancel() it to stop following early."""
         request = rules_pb2.StreamMatchRequest(match_id=match_id, after_sequence=after)
         if seat is not None:
             request.seat = seat

@@ -7,40 +7,27 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from partida.cli.client import client, verify_problems
-from partida.devstack.stack import API_KEY, SECRETS, Stack
+from partida.devstack.stack import API_KEY
 from partida.persistence import hashchain
 from partida.persistence.records import GENESIS, LogRecord
-from partida.platform.assembly import Process, build
-from partida.platform.config import Settings
 from tests.e2e.play import play_to_end, player, seat_in_match
+from tests.support.serving import embedded
 
 
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory) -> Iterator[tuple[str, Any, Any]]:
     """(server address, match log, dice stream) of a finished 2-seat Las Montañas match."""
-    folder: Path = tmp_path_factory.mktemp("verify")
-    cfg = Settings(database_url=f"sqlite:///{folder / 'partida.db'}", port=0, metrics_port=0,
-                   bot_fill_after_seconds=0.2, token_secret=SECRETS["PARTIDA_TOKEN_SECRET"],
-                   service_token_secret=SECRETS["PARTIDA_SERVICE_TOKEN_SECRET"],
-                   api_keys=SECRETS["PARTIDA_API_KEYS"])
-    process: Process = build("all", cfg)
-    process.start()
-    try:
-        assert process.ready.wait(30), "the embedded server never became ready"
-        address = f"127.0.0.1:{process.server.port}"
-        remote = player(Stack({"rules": address}, {}, folder))
+    with embedded(tmp_path_factory.mktemp("verify"), metrics_port=0) as stack:
+        remote = player(stack)
         match_id, seat = seat_in_match(remote, seats=2)
         assert play_to_end(remote, match_id, seat) is not None
-        yield address, remote.match_log(match_id), remote.dice_stream(match_id)
-    finally:
-        process.stop(0)
+        yield stack.address, remote.match_log(match_id), remote.dice_stream(match_id)
 
 
 def _rechained(log: Any) -> Any:

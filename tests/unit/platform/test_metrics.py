@@ -4,21 +4,18 @@ server (in this process, so the default registry shows what it counted)."""
 
 from __future__ import annotations
 
-import contextlib
 import time
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import grpc
 import pytest
 from prometheus_client import REGISTRY
 
-from partida.devstack.stack import SECRETS, Stack
-from partida.platform.assembly import Process, build
-from partida.platform.config import Settings
+from partida.devstack.stack import Stack
 from partida.v1 import matchmaking_pb2, rules_pb2
 from tests.e2e.play import play_to_end, player, seat_in_match
+from tests.support.serving import embedded
 
 RULES = "partida.v1.RulesService"
 MATCHMAKING = "partida.v1.MatchmakingService"
@@ -44,22 +41,6 @@ def eventually(check, timeout: float = 20.0):
         assert time.monotonic() < deadline, "the condition never held"
         time.sleep(0.05)
     return found
-
-
-@contextlib.contextmanager
-def embedded(folder: Path, **settings) -> Iterator[Stack]:
-    cfg = Settings(database_url=f"sqlite:///{folder / 'partida.db'}", port=0,
-                   bot_fill_after_seconds=0.2, token_secret=SECRETS["PARTIDA_TOKEN_SECRET"],
-                   service_token_secret=SECRETS["PARTIDA_SERVICE_TOKEN_SECRET"],
-                   api_keys=SECRETS["PARTIDA_API_KEYS"], **settings)
-    process: Process = build("all", cfg)
-    process.start()
-    assert process.ready.wait(30), "the embedded server never became ready"
-    stack = Stack({"rules": f"127.0.0.1:{process.server.port}"}, {}, folder)
-    try:
-        yield stack
-    finally:
-        process.stop(0)
 
 
 @pytest.fixture(scope="module")
