@@ -205,6 +205,7 @@ def test_default_action_is_always_legal(game_id: str, scenario: str, seats: int,
     def check(state: Any, p: kit.Playout) -> None:
         kit.check_decisions(game, state, seats)
         kit.check_default_legal(game, state)
+        kit.check_seat_sides(game, state, scenario, seats)
 
     checked_playout(game, scenario, seats, seed, check)
 

@@ -504,6 +504,15 @@ def check_decisions(game: Game, state: Any, seats: int) -> None:  # type: ignore
             assert not ids, f"{where}: seat {seat} has legal actions out of turn"
 
 
+def check_seat_sides(game: Game, state: Any, scenario: str, seats: int) -> None:  # type: ignore[type-arg]
+    """Each seat plays one of its scenario's sides ("" where the scenario names none)."""
+    sides = game.info.scenario(scenario).sides
+    for seat in range(seats):
+        side = game.seat_side(state, seat)
+        assert side in sides if sides else side == "", (
+            f"{game.info.id}/{scenario}: seat {seat} plays {side!r}, not one of {sides}")
+
+
 def check_outcome(game: Game, state: Any, seats: int) -> None:  # type: ignore[type-arg]
     """A finished match names only real seats as winners and in its scores."""
     out = game.outcome(state)

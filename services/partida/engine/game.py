@@ -67,6 +67,12 @@ class Game(ABC, Generic[S]):
     def state_from_dict(self, data: Mapping[str, Json]) -> S:
         """Inverse of `state.to_dict()`."""
 
+    def seat_side(self, state: S, seat: Seat) -> str:
+        """The side `seat` plays for now, one of its scenario's `sides`; "" in a game whose
+        scenarios name none. The rules service records each seat's side as dealt at the
+        set-up (Seat.side); ratings do not make team-mates opponents."""
+        return ""
+
     def resign(self, state: S, seat: Seat) -> list[Event]:
         """End the match for a seat that gives up, as the game's rules say. Games without
         resignation keep this default, which refuses."""

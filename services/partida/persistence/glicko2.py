@@ -7,7 +7,10 @@ How a match becomes games:
 
 - Competitive matches: every pair of seats held by different players is one game: the
   winner scores 1, the loser 0, and two seats with the same result (both won, both lost, a
-  draw) score 0.5 each.
+  draw) score 0.5 each. Except team-mates: two seats dealt the same side that end with the
+  same result play no game against each other (a shared win is not a draw between them).
+  Dynamit Joe may move a seat to another side during the match (8.1); seats whose results
+  differ were opponents by the end, whatever side they were dealt.
 - Cooperative matches, where the table wins or loses together: every seat won, or nobody
   won and it is not a draw, and all seats play the same side (or the game has no sides).
   Team-mates are not opponents, so each player plays one game against a virtual opponent
@@ -108,6 +111,11 @@ def is_cooperative(seats: Sequence[Seat], outcome: Outcome) -> bool:
     return bool(seats) and together and len({s.side for s in seats}) <= 1
 
 
+def _team_mates(seat: Seat, other: Seat, outcome: Outcome) -> bool:
+    same_result = (seat.seat in outcome.winners) == (other.seat in outcome.winners)
+    return bool(seat.side) and seat.side == other.side and same_result
+
+
 def _score(seat: int, other: int, outcome: Outcome) -> float:
     if outcome.draw:
         return 0.5
@@ -127,7 +135,8 @@ def rate_match(seats: Sequence[Seat], outcome: Outcome,
             games[seat.player_id].append((FIXED_OPPONENT, float(seat.seat in outcome.winners)))
             continue
         for other in seats:
-            if other.seat == seat.seat or other.player_id == seat.player_id:
+            if other.seat == seat.seat or other.player_id == seat.player_id or (
+                    _team_mates(seat, other, outcome)):
                 continue
             opponent = before.get(other.player_id, Skill()) if other.player_id else FIXED_OPPONENT
             games[seat.player_id].append((opponent, _score(seat.seat, other.seat, outcome)))

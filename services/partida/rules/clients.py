@@ -96,7 +96,7 @@ def session_from_proto(m: common_pb2.Match) -> Session:
     return Session(
         match_id=m.match_id, game_id=m.game_id, scenario_id=m.scenario_id,
         seats=[SeatMeta(s.player_id, _CONTROLLER.get(s.controller, "human"), s.bot,
-                        s.campaign_team) for s in m.seats],
+                        s.campaign_team, s.side) for s in m.seats],
         options=json.loads(m.options_json or "{}"), commitment=m.dice_commitment.hex(),
         created_at=m.create_time.ToNanoseconds() / 1e9,
         decision_timeout=m.decision_timeout_seconds, spectator_delay=m.spectator_delay_actions,

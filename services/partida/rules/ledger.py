@@ -14,7 +14,7 @@ from partida.rules.session import SeatMeta, Session
 
 
 def seat_records(s: Session) -> tuple[records.Seat, ...]:
-    return tuple(records.Seat(i, m.player_id, m.controller, m.bot, campaign_team=m.campaign_team)
+    return tuple(records.Seat(i, m.player_id, m.controller, m.bot, m.side, m.campaign_team)
                  for i, m in enumerate(s.seats))
 
 
@@ -34,7 +34,8 @@ def from_match(m: records.Match) -> Session:
         "scores": {str(k): v for k, v in m.outcome.scores.items()}}
     return Session(
         match_id=m.match_id, game_id=m.game_id, scenario_id=m.scenario_id,
-        seats=[SeatMeta(x.player_id, x.controller, x.bot, x.campaign_team) for x in m.seats],
+        seats=[SeatMeta(x.player_id, x.controller, x.bot, x.campaign_team, x.side)
+               for x in m.seats],
         options=json.loads(m.options_json or "{}"), commitment=m.dice_commitment.hex(),
         created_at=m.created_at.timestamp() if m.created_at else 0.0,
         decision_timeout=m.decision_timeout_seconds, spectator_delay=m.spectator_delay_actions,
@@ -82,7 +83,7 @@ class LocalLedger:
 
     def update_seat(self, match_id: str, index: int, seat: SeatMeta) -> None:
         self.store.update_seat(match_id, records.Seat(index, seat.player_id, seat.controller,
-                                                      seat.bot))
+                                                      seat.bot, seat.side))
 
     def load_match(self, match_id: str) -> tuple[Session, list[LogEntry]] | None:
         try:

@@ -178,6 +178,8 @@ class Matches:
             state = game.new_state(scenario_id, len(seats), options, rng)
         except BadSetup as e:
             raise InvalidArgument(str(e)) from None
+        for i, meta in enumerate(seats):
+            meta.side = game.seat_side(state, i)
         session = Session(
             match_id=match_id, game_id=game_id, scenario_id=scenario_id, seats=seats,
             options=options, commitment=commitment.hex(), created_at=self.clock(),

@@ -79,7 +79,7 @@ def outcome_of(match_msg: common_pb2.Match) -> dict[str, Any] | None:
 def seat(index: int, meta: SeatMeta) -> common_pb2.Seat:
     return common_pb2.Seat(seat=index, player_id=meta.player_id,
                            controller=_CONTROLLERS[meta.controller], bot=meta.bot,
-                           campaign_team=meta.campaign_team)
+                           campaign_team=meta.campaign_team, side=meta.side)
 
 
 def match(s: Session, seed: bytes = b"", version: int | None = None) -> common_pb2.Match:

@@ -16,7 +16,7 @@ import threading
 import time
 from collections import OrderedDict, defaultdict, deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
 from partida.platform import jsonio
@@ -49,6 +49,7 @@ class SeatMeta:
     controller: str = "human"  # "human" or "bot"
     bot: str = ""
     campaign_team: str = ""  # the campaign team the seat plays for, if any
+    side: str = ""  # the side dealt to the seat at the set-up (Game.seat_side)
 
 
 @dataclass
@@ -85,8 +86,14 @@ class Session:
     @classmethod
     def from_json(cls, text: str | bytes) -> Session:
         data = jsonio.loads(text)
-        data["seats"] = [SeatMeta(**s) for s in data["seats"]]
-        return cls(**data)
+        # Fields a newer replica may have added are left out, not refused (rolling upgrades).
+        data["seats"] = [SeatMeta(**{k: v for k, v in s.items() if k in _SEAT_FIELDS})
+                         for s in data["seats"]]
+        return cls(**{k: v for k, v in data.items() if k in _SESSION_FIELDS})
+
+
+_SEAT_FIELDS = frozenset(f.name for f in fields(SeatMeta))
+_SESSION_FIELDS = frozenset(f.name for f in fields(Session))
 
 
 class Wake:

@@ -77,3 +77,22 @@ def test_cooperative_players_face_the_scenario_not_each_other():
 def test_a_player_in_two_seats_does_not_play_themselves():
     after = rate_match(_seats("a", "a", "b"), Outcome((0, 1)), {})
     assert after["a"] == update(Skill(), [(Skill(), 1.0), (Skill(), 1.0)])
+
+
+def test_team_mates_who_share_a_result_are_not_opponents():
+    """Two seats dealt one side (Dynamit Joe's posse against the gang, 2 seats each) that
+    win or lose together played no game against each other: before seats carried their
+    sides, each such pair was rated as a draw, pulling team-mates' ratings together."""
+    before = {"a": Skill(1800, 60), "b": Skill(1300, 200), "c": Skill(), "d": Skill()}
+    seats = _seats("a", "b", "c", "d", sides=("law", "thieves", "law", "thieves"))
+    after = rate_match(seats, Outcome((0, 2)), before)
+    assert after["a"] == update(before["a"], [(before["b"], 1.0), (before["d"], 1.0)])
+    assert after["b"] == update(before["b"], [(before["a"], 0.0), (before["c"], 0.0)])
+
+
+def test_a_seat_moved_to_the_other_side_is_still_an_opponent():
+    """Dynamit Joe 8.1 may give a seat a character of the other side: seats dealt one side
+    whose results differ at the end were opponents, and play their game."""
+    seats = _seats("a", "b", "c", sides=("law", "law", "thieves"))
+    after = rate_match(seats, Outcome((0, 2)), {})  # b ended playing for the losers
+    assert after["a"] == update(Skill(), [(Skill(), 1.0), (Skill(), 0.5)])

@@ -251,6 +251,29 @@ def test_a_seat_handed_to_a_bot_stays_a_bots_after_a_rebuild(matches, store):
     assert store.get_match(s.match_id).seats[1].controller == "bot"
 
 
+def test_seats_carry_the_sides_dealt_at_the_set_up(matches, store):
+    """Seat.side ("the side the seat plays") was always empty: the rules service knew no
+    sides. ¿Pasarán? deals seat 0 the Republic and seat 1 the Nationalists (its scenario);
+    Dynamit Joe's arrest (rulebook 9.1) seats the law and the thieves in turn. The sides
+    reach the session, GetMatch, the durable record and a rebuild, and handing a seat to a
+    bot keeps its side."""
+    from partida.rules import protos
+    from partida.rules.session import SeatMeta
+    people = [SeatMeta(p) for p in ("alice", "bob")]
+    pasaran = matches.create("pasaran", "campaign", people, {})
+    assert [m.side for m in matches.session(pasaran.match_id).seats] == [
+        "republicans", "nationalists"]
+    joe = matches.create("dynamit_joe", "arrest",
+                         [SeatMeta(p) for p in ("alice", "bob", "cy", "di")], {})
+    dealt = ["law", "thieves", "law", "thieves"]
+    assert [m.side for m in protos.match(matches.session(joe.match_id)).seats] == dealt
+    assert [m.side for m in store.get_match(joe.match_id).seats] == dealt
+    matches.set_controller(joe.match_id, 1, "bot", "random", BOB)
+    assert [m.side for m in store.get_match(joe.match_id).seats] == dealt
+    matches.sessions.invalidate(joe.match_id)
+    assert [m.side for m in matches.session(joe.match_id).seats] == dealt
+
+
 def test_a_seats_player_cannot_be_changed_in_the_record(matches, store):
     from partida.persistence import records
     s = new_match(matches)

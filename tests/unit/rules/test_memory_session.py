@@ -110,3 +110,15 @@ def test_a_write_gives_a_match_its_whole_lifetime_again():
     clock.now = start + 190.5
     store.create(_session("other-2"))
     assert store.load("m") is None
+
+
+def test_a_session_written_by_a_newer_replica_is_read():
+    """Replicas of two versions share the sessions during a rolling upgrade: fields a newer
+    one added (here to a seat and to the session) are left out, where reading one failed
+    every call on that match (this is how sides reached sessions, 2026-12-06)."""
+    import json
+    data = json.loads(_session("m1", version=3).to_json())
+    data["seats"][0]["handedness"] = "left"
+    data["weather"] = "rain"
+    read = Session.from_json(json.dumps(data))
+    assert read.to_json() == _session("m1", version=3).to_json()

@@ -438,6 +438,9 @@ class Bandas(Game[BandasState]):
         return Outcome(tuple(r["winners"]), r["reason"], draw=not r["winners"],
                        scores={int(s): v for s, v in r["scores"].items()})
 
+    def seat_side(self, state: BandasState, seat: Seat) -> str:
+        return state.sides[seat]
+
     def state_from_dict(self, data: Mapping[str, Json]) -> BandasState:
         return BandasState.from_dict(data)
 

@@ -977,5 +977,8 @@ class Batallitas(Game[BatallitasState]):
         T.finish(state, state.sides[1 - seat], f"the {state.sides[seat]} side gave up", ev)
         return ev
 
+    def seat_side(self, state: BatallitasState, seat: Seat) -> str:
+        return state.sides[seat]
+
     def state_from_dict(self, data: Mapping[str, Json]) -> BatallitasState:
         return BatallitasState.from_dict(data)

@@ -647,6 +647,9 @@ class DynamitJoe(Game[JoeState]):
         state.allegiance[str(seat)] = side
         ev.append(Event("reassigned", {"character": name, "seat": seat, "side": side}))
 
+    def seat_side(self, state: JoeState, seat: Seat) -> str:
+        return self.allegiance(state, seat)
+
     def allegiance(self, state: JoeState, seat: int) -> str:
         """The side a seat plays for: the side it was dealt, or the side of the character 8.1
         last gave it."""

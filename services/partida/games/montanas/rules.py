@@ -430,6 +430,9 @@ class Montanas(Game[MontanasState]):
         return Outcome(winners, state.result["reason"],
                        scores={s: float(state.killed) for s in range(state.seats)})
 
+    def seat_side(self, state: MontanasState, seat: Seat) -> str:
+        return "defenders"  # every seat defends the ship together
+
     def state_from_dict(self, data: Mapping[str, Json]) -> MontanasState:
         return MontanasState.from_dict(data)
 

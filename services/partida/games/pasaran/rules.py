@@ -101,6 +101,9 @@ class Pasaran(Game[PasaranState]):
         self._advance(state, rng, [])
         return state
 
+    def seat_side(self, state: PasaranState, seat: Seat) -> str:
+        return INFO.scenarios[0].sides[seat]  # seat 0 the Republic, seat 1 the Nationalists
+
     def state_from_dict(self, data: Mapping[str, Json]) -> PasaranState:
         return PasaranState.from_dict(data)
 
