@@ -283,9 +283,9 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
                 raise InvalidArgument("a seat's player cannot change")
             if seat.side and seat.side != was.side:
                 raise InvalidArgument("a seat's side cannot change")
-            # Nor its side or campaign team, which a caller may leave out: the rules service
-            # knows neither, and its hand-over to a bot blanked a side recorded by another
-            # caller (the side decides whether a match is rated as cooperative).
+            # Nor its side or campaign team, which a caller may leave out (a rules replica
+            # from before seats carried sides handed seats to bots with none, and blanked the
+            # recorded side, which decides how a match is rated).
             seats[seat.seat] = replace(seat, side=was.side, campaign_team=was.campaign_team)
             if row.first_seats_json is None:  # the first change: keep what a retry carries
                 row.first_seats_json = row.seats_json
