@@ -24,8 +24,9 @@ from partida.cli.prompt import DEFAULT, QUIT, ask
 from partida.cli.remote import Remote
 from partida.cli.render import renderer_for
 from partida.cli.terminal import Terminal
-from partida.engine import Action, LocalRng
+from partida.engine import Action, IllegalAction, LocalRng, get
 from partida.rules.audit import audit
+from partida.rules.randomness import replay_action, replay_setup
 
 client = typer.Typer(name="client", no_args_is_help=True, help=__doc__.splitlines()[0])
 client.add_typer(campaign, name="campaign")
@@ -220,7 +221,10 @@ def replay(match_id: str, server: str = SERVER, api_key: str = API_KEY,
     log = remote.match_log(match_id)
     renderer = renderer_for(log.match.game_id)
     narrator = renderer.narrator()
+    views = _views_after(log)
     for record in log.records:
+        for view in next(views, []):  # the names this record's events use
+            narrator.learn(view)
         # The set-up record is no seat's: its action id is the match record's seal.
         title = ("set-up" if record.kind == "setup"
                  else f"seat {record.seat}: {record.action_id or record.kind}")
@@ -230,6 +234,28 @@ def replay(match_id: str, server: str = SERVER, api_key: str = API_KEY,
             if line:
                 term.say(f"  {line}")
     term.say(f"Outcome: {log.match.outcome.reason}")
+
+
+def _views_after(log: Any) -> Iterator[list[dict[str, Any]]]:
+    """For each record of a finished match's log, every seat's view and the spectators' after
+    it, replayed through the engine: the log holds events, not the names they refer to (a
+    card drawn, a monster placed). Once the match is over nothing in it is hidden any more.
+    Stops at a record that does not replay (`verify` says why)."""
+    game = get(log.match.game_id)
+    seats = len(log.match.seats)
+    state = None
+    for record in log.records:
+        try:
+            if record.kind == "setup":
+                state = replay_setup(game, log.match.scenario_id, seats,
+                                     json.loads(log.match.options_json or "{}"),
+                                     record.random_values)
+            else:
+                replay_action(game, state, record.kind, record.seat, record.action_id,
+                              record.random_values)
+        except (IllegalAction, RuntimeError, ValueError, KeyError, TypeError):
+            return
+        yield [game.view(state, seat) for seat in [None, *range(seats)]]
 
 
 @client.command()

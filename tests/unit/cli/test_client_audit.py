@@ -180,3 +180,17 @@ def test_ctrl_c_while_watching_ends_with_one_line(server, live_match):
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     assert err.strip() == "error: interrupted"
+
+
+def test_replay_names_the_cards_and_monsters_its_events_refer_to(server):
+    """The log holds events, not the names they refer to, and `client replay` never saw a
+    view: every card read 'card 8' and every monster 'Monster #2'. The replay now learns the
+    names from the views after each record, replaying the log through the engine."""
+    remote = player(Stack({"rules": server}, {}, Path(".")))
+    match_id, seat = seat_in_match(remote, seats=2)
+    assert play_to_end(remote, match_id, seat) is not None
+    result = _client("replay", match_id, server=server)
+    assert result.exit_code == 0, result.output
+    unnamed = re.findall(r"\bcard \d+\b|\bMonster #\d+", result.output)
+    assert unnamed == [], unnamed[:5]
+    assert len(result.output.splitlines()) > 20  # the whole match was told
