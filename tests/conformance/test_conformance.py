@@ -210,6 +210,16 @@ def test_default_action_is_always_legal(game_id: str, scenario: str, seats: int,
     checked_playout(game, scenario, seats, seed, check)
 
 
+@cases
+@given(seed=SEEDS)
+def test_sides_are_dealt_by_scenario_and_seat_count(game_id: str, scenario: str, seats: int,
+                                                    seed: int) -> None:
+    game = sampled(game_id, seed)
+    if game is None:
+        return
+    kit.check_dealt_sides(game, scenario, seats, seed)
+
+
 # ----- hidden information ------------------------------------------------------------------------
 
 @cases

@@ -23,8 +23,10 @@ TEAMS = typer.Option(..., "--team", help="NAME=PLAYER[,PLAYER...]; once per team
 
 
 def parse_teams(specs: list[str]) -> dict[str, list[str]]:
-    """`NAME=a,b` specs as {team: [player names]}; each team named once, with players."""
+    """`NAME=a,b` specs as {team: [player names]}; each team named once, with players, and
+    each player in one team, once."""
     teams: dict[str, list[str]] = {}
+    seen: set[str] = set()
     for spec in specs:
         name, _, players = spec.partition("=")
         names = [p.strip() for p in players.split(",") if p.strip()]
@@ -32,6 +34,11 @@ def parse_teams(specs: list[str]) -> dict[str, list[str]]:
             raise typer.BadParameter(f"a team is NAME=PLAYER[,PLAYER...], not {spec!r}")
         if name.strip() in teams:
             raise typer.BadParameter(f"team {name.strip()!r} is given twice")
+        for player in names:
+            if player in seen:
+                raise typer.BadParameter(f"player {player!r} is named twice: a player "
+                                         "plays for one team")
+            seen.add(player)
         teams[name.strip()] = names
     return teams
 

@@ -2,7 +2,7 @@
 
 from partida.engine.errors import BadSetup, IllegalAction, UnknownGame
 from partida.engine.game import Game, State
-from partida.engine.registry import all_games, get, register
+from partida.engine.registry import all_games, dealt_sides, get, register
 from partida.engine.rng import Draw, LocalRng, Rng, StreamRng, stream_value, stream_values
 from partida.engine.types import (
     Action,
@@ -18,5 +18,6 @@ from partida.engine.types import (
 __all__ = [
     "Action", "BadSetup", "Draw", "Event", "Game", "GameInfo", "IllegalAction", "Json",
     "LocalRng", "Outcome", "Rng", "Scenario", "Seat", "State", "StreamRng", "UnknownGame",
-    "all_games", "copy_plain", "get", "register", "stream_value", "stream_values",
+    "all_games", "copy_plain", "dealt_sides", "get", "register", "stream_value",
+    "stream_values",
 ]

@@ -513,6 +513,16 @@ def check_seat_sides(game: Game, state: Any, scenario: str, seats: int) -> None:
             f"{game.info.id}/{scenario}: seat {seat} plays {side!r}, not one of {sides}")
 
 
+def check_dealt_sides(game: Game, scenario: str, seats: int, seed: int) -> None:  # type: ignore[type-arg]
+    """A set-up on any dice deals the sides `dealt_sides` tells (matchmaking seats a
+    campaign's teams by them before the match exists)."""
+    state = game.new_state(scenario, seats, {}, LocalRng(seed))
+    dealt = tuple(game.seat_side(state, seat) for seat in range(seats))
+    assert dealt == game.dealt_sides(scenario, seats), (
+        f"{game.info.id}/{scenario}: {seats} seats were dealt {dealt}, not "
+        f"{game.dealt_sides(scenario, seats)}")
+
+
 def check_outcome(game: Game, state: Any, seats: int) -> None:  # type: ignore[type-arg]
     """A finished match names only real seats as winners and in its scores."""
     out = game.outcome(state)

@@ -7,7 +7,7 @@ from collections.abc import Container, Mapping
 from typing import Any, Generic, Protocol, TypeVar
 
 from partida.engine.errors import IllegalAction
-from partida.engine.rng import Rng
+from partida.engine.rng import LocalRng, Rng
 from partida.engine.types import Action, Event, GameInfo, Json, Outcome, Seat
 
 
@@ -72,6 +72,15 @@ class Game(ABC, Generic[S]):
         scenarios name none. The rules service records each seat's side as dealt at the
         set-up (Seat.side); ratings do not make team-mates opponents."""
         return ""
+
+    def dealt_sides(self, scenario: str, seats: int) -> tuple[str, ...]:
+        """The side each seat of a `seats`-seat table of `scenario` is dealt at the set-up,
+        before any play: what matchmaking needs to seat a campaign's teams one to a side.
+        Every game here deals sides by scenario and seat count alone (the conformance suite
+        checks it against seat_side after random set-ups); a game whose deal depends on
+        options or dice would override this."""
+        state = self.new_state(scenario, seats, {}, LocalRng(0))
+        return tuple(self.seat_side(state, seat) for seat in range(seats))
 
     def resign(self, state: S, seat: Seat) -> list[Event]:
         """End the match for a seat that gives up, as the game's rules say. Games without

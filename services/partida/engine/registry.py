@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from partida.engine.errors import UnknownGame
 from partida.engine.game import Game
 
@@ -23,6 +25,17 @@ def get(game_id: str) -> Game:  # type: ignore[type-arg]
         return _GAMES[game_id]
     except KeyError:
         raise UnknownGame(game_id) from None
+
+
+@functools.cache
+def dealt_sides(game_id: str, scenario_id: str, seats: int) -> tuple[str, ...]:
+    """Game.dealt_sides of a registered game, worked out once per table; () for a game
+    not registered (matchmaking's tests make some up)."""
+    try:
+        game = get(game_id)
+    except UnknownGame:
+        return ()
+    return game.dealt_sides(scenario_id, seats)
 
 
 def all_games() -> list[Game]:  # type: ignore[type-arg]

@@ -15,15 +15,21 @@ Rules:
 - Seats follow ticket age (oldest first, bots last) rather than a shuffle, so a
   proposal, and hence its request id, depends only on its inputs; the rules service may
   still randomise sides or turn order itself.
+- A campaign table seats each team on one side and no two teams on one side (the sides the
+  game deals its seats, Policy.sides; a scenario won is a point for the team that played it):
+  a ticket that cannot be seated so is left for another table, and the table's tickets are
+  put in the seats of their team's side (teamless ones, and bots, fill the rest).
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from partida.engine import dealt_sides
 from partida.engine.types import GameInfo
 from partida.matchmaking.index import PoolIndex
 from partida.matchmaking.tickets import SEARCHING, Ticket
@@ -56,6 +62,9 @@ class Policy:
     window_max: float = 1000.0
     bot_fill_after_seconds: float = 10.0
     bot: str = "heuristic"
+    # (game, scenario, seats) -> the side dealt to each seat; () where the game is unknown
+    # (then campaign teams are seated in age order).
+    sides: Callable[[str, str, int], tuple[str, ...]] = dealt_sides
 
     def window(self, waited: float) -> float:
         """How far from the anchor's rating a partner may be after `waited` seconds."""
@@ -125,20 +134,20 @@ def _match_pool(queue: Sequence[Ticket], now: float, policy: Policy) -> list[Pro
             continue
         waited = now - anchor.created
         window = policy.window(waited)
-        picked = _gather(index, queue, i, window, bots_only=False)
+        picked = _gather(index, queue, i, window, policy, bots_only=False)
         bots = 0
         if len(picked) < anchor.seats:
             index.put_back(picked)
             if not anchor.fill_with_bots or waited < policy.bot_fill_after_seconds:
                 continue
-            picked = _gather(index, queue, i, window, bots_only=True)
+            picked = _gather(index, queue, i, window, policy, bots_only=True)
             bots = anchor.seats - len(picked)
         proposals.append(_proposal([queue[j] for j in picked], bots, policy))
     return proposals
 
 
 def _gather(index: PoolIndex, queue: Sequence[Ticket], i: int, window: float,
-            bots_only: bool) -> list[int]:
+            policy: Policy, bots_only: bool) -> list[int]:
     """Takes the anchor queue[i] and the oldest compatible tickets rated within its window,
     at most a table's worth; their positions in age order."""
     anchor = queue[i]
@@ -148,21 +157,55 @@ def _gather(index: PoolIndex, queue: Sequence[Ticket], i: int, window: float,
     index.take(i)
     # A player may hold several open tickets, but never two seats of one table (they would
     # play themselves, and rate themselves). Another ticket of a seated player is set aside
-    # while this table gathers, then put back for other tables.
+    # while this table gathers, then put back for other tables; so is a campaign ticket
+    # whose team could not be seated on a side of its own.
     players, skipped = {anchor.player_id}, []
     while len(picked) < anchor.seats:
         j = index.oldest(low, high, scenario, bots_only)
         if j is None:
             break
         index.take(j)
-        if queue[j].player_id in players:
+        fixed = scenario or queue[j].scenario_id  # the first specific ticket fixes it
+        if queue[j].player_id in players or (anchor.campaign_id and _seating(
+                [queue[k].campaign_team for k in (*picked, j)],
+                _sides_open(policy, anchor, fixed, bots_only, len(picked) + 1)) is None):
             skipped.append(j)
             continue
         picked.append(j)
         players.add(queue[j].player_id)
-        scenario = scenario or queue[j].scenario_id  # the first specific ticket fixes it
+        scenario = fixed
     index.put_back(skipped)
     return sorted(picked)
+
+
+def _sides_open(policy: Policy, anchor: Ticket, scenario: str, bots_only: bool,
+                players: int) -> tuple[str, ...]:
+    """The sides of the seats `players` tickets may take: every seat's, or with bots to
+    come (they sit last) the first `players` seats'."""
+    table = policy.scenario_for(anchor.game_id, scenario, anchor.seats)
+    dealt = policy.sides(anchor.game_id, table, anchor.seats) if table else ()
+    return dealt[:players] if bots_only else dealt
+
+
+def _seating(teams: Sequence[str], sides: Sequence[str]) -> list[int] | None:
+    """A seat for each of `teams` (a ticket's campaign team, "" for none), among seats dealt
+    `sides`, such that each team sits on one side and no side holds two teams; None if there
+    is none. The first such assignment of teams to sides, in the order the teams and sides
+    first appear, so the same tickets are always seated alike. No sides: in order."""
+    if not sides:
+        return list(range(len(teams)))
+    named = list(dict.fromkeys(t for t in teams if t))
+    seats_of = {s: [k for k, x in enumerate(sides) if x == s] for s in dict.fromkeys(sides)}
+    for chosen in itertools.permutations(seats_of, len(named)):
+        free = {side: list(seats) for side, seats in seats_of.items()}
+        side_of = dict(zip(named, chosen, strict=True))
+        if any(teams.count(t) > len(free[side_of[t]]) for t in named):
+            continue
+        taken = [free[side_of[t]].pop(0) if t else -1 for t in teams]
+        rest = sorted(k for seats in free.values() for k in seats)
+        return [k if k >= 0 else rest.pop(0) for k in taken] if len(rest) >= taken.count(-1) \
+            else None
+    return None
 
 
 def _proposal(tickets: Sequence[Ticket], bots: int, policy: Policy) -> Proposal:
@@ -170,6 +213,12 @@ def _proposal(tickets: Sequence[Ticket], bots: int, policy: Policy) -> Proposal:
     specific = next((t.scenario_id for t in tickets if t.scenario_id), "")
     scenario = policy.scenario_for(first.game_id, specific, first.seats)
     assert scenario is not None  # every pooled ticket passed scenario_for
+    if first.campaign_id:  # each ticket in a seat of its team's side (see _seating)
+        seats = _seating([t.campaign_team for t in tickets],
+                         policy.sides(first.game_id, scenario, first.seats)[:len(tickets)])
+        assert seats is not None  # _gather took only tickets that can be seated so
+        tickets = [t for _, t in sorted(zip(seats, tickets, strict=True),
+                                        key=lambda pair: pair[0])]
     return Proposal(first.game_id, scenario, tuple(t.ticket_id for t in tickets),
                     tuple(t.player_id for t in tickets), bots, policy.bot if bots else "",
                     first.campaign_id,

@@ -57,8 +57,9 @@ def check_seats(campaign: records.Campaign, game_id: str, scenario_id: str,
     """Pure: FailedPrecondition unless a match of this game and scenario with these seats
     can count for the campaign: the campaign's game, a scenario of it not played yet, teams
     of it, and each member of the campaign seated for their own team (others for none, or
-    any team if a bot). The store runs it when recording; callers may run it beforehand on
-    a campaign they read, so as to refuse before creating anything."""
+    any team if a bot); once the set-up has dealt the seats' sides, each team on one side
+    and each side for one team. The store runs it when recording; callers may run it
+    beforehand on a campaign they read, so as to refuse before creating anything."""
     if campaign.game_id != game_id:
         raise FailedPrecondition(f"campaign {campaign.campaign_id!r} plays "
                                  f"{campaign.game_id!r}, not {game_id!r}")
@@ -80,6 +81,25 @@ def check_seats(campaign: records.Campaign, game_id: str, scenario_id: str,
                 f"seat {seat.seat}: player {seat.player_id!r} plays for "
                 + (f"team {team!r}" if team else "no team of the campaign")
                 + f", not {seat.campaign_team or 'no team'!r}")
+    _check_sides(seats)
+
+
+def _check_sides(seats: Sequence[records.Seat]) -> None:
+    """Each team on one side, each side for one team at most (Rulebook 2.1: a side's players
+    cooperate; 9: a victory is a point for the team that won it), as the set-up dealt the
+    sides; seats with no team, or no side yet (checked before the set-up), are free."""
+    side_of: dict[str, str] = {}
+    team_of: dict[str, str] = {}
+    for seat in seats:
+        team, side = seat.campaign_team, seat.side
+        if not team or not side:
+            continue
+        if side_of.setdefault(team, side) != side:
+            raise FailedPrecondition(f"team {team!r} is dealt two sides, {side_of[team]!r} "
+                                     f"and {side!r}: a team plays one side")
+        if team_of.setdefault(side, team) != team:
+            raise FailedPrecondition(f"side {side!r} is dealt to teams {team_of[side]!r} and "
+                                     f"{team!r}: a side plays for one team")
 
 
 def check_match(s: Session, match: records.Match) -> None:

@@ -20,7 +20,16 @@ from typing import Any
 
 from partida.ai.bots import bot_names, default_bot
 from partida.ai.turns import SeatSnapshot
-from partida.engine import Action, Event, Game, IllegalAction, LocalRng, Outcome, get
+from partida.engine import (
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    LocalRng,
+    Outcome,
+    dealt_sides,
+    get,
+)
 from partida.engine.errors import BadSetup, UnknownGame
 from partida.persistence.hashchain import match_seal
 from partida.platform import jsonio
@@ -159,6 +168,11 @@ class Matches:
                                   f"{scenario.max_seats} seats, not {len(seats)}")
         if not 0 <= decision_timeout <= 7 * 24 * 3600 or not 0 <= spectator_delay <= 1000:
             raise InvalidArgument("decision timeout or spectator delay out of range")
+        # The sides the set-up deals (by scenario and seat count: the conformance suite
+        # checks it), known before the dice, so a campaign's check below sees them.
+        for meta, side in zip(seats, dealt_sides(game_id, scenario_id, len(seats)),
+                              strict=True):
+            meta.side = side
         # A repeated request id names the same match, so a retried creation is harmless.
         match_id = (uuid.uuid5(uuid.NAMESPACE_URL, f"partida:{request_id}").hex if request_id
                     else uuid.uuid4().hex)
@@ -178,8 +192,6 @@ class Matches:
             state = game.new_state(scenario_id, len(seats), options, rng)
         except BadSetup as e:
             raise InvalidArgument(str(e)) from None
-        for i, meta in enumerate(seats):
-            meta.side = game.seat_side(state, i)
         session = Session(
             match_id=match_id, game_id=game_id, scenario_id=scenario_id, seats=seats,
             options=options, commitment=commitment.hex(), created_at=self.clock(),

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import partida.engine
+from partida.engine import dealt_sides
 from partida.matchmaking.matcher import ConstantRatings
 from partida.matchmaking.pools import Policy, catalog_of, form_matches
 from partida.matchmaking.service import MatchmakingServicer
@@ -25,6 +26,7 @@ from tests.unit.matchmaking.test_service import as_player
 from tests.unit.persistence.support import SEED, a_match, started
 
 CATALOG = catalog_of(g.info for g in partida.engine.all_games())
+GAMES = Policy(CATALOG, bot_fill_after_seconds=10.0, bot="heuristic")  # the real games
 
 
 @pytest.fixture
@@ -121,3 +123,44 @@ def test_bot_seats_of_a_campaign_table_play_for_no_team():
     assert proposal.seats == [("p-a", None), (None, "heuristic")]
     assert (proposal.campaign_id, proposal.campaign_teams) == ("c1", ("posse",))
     assert proposal.request_id != replace(proposal, campaign_id="c2").request_id
+
+
+def _joe(tid: str, team: str, created: float, seats: int = 2, bots: bool = False,
+         campaign: str = "c1") -> Any:
+    return replace(ticket(tid, created=created, game="dynamit_joe", scenario="arrest",
+                          seats=seats, bots=bots), campaign_id=campaign, campaign_team=team)
+
+
+def test_team_mates_are_not_seated_on_opposite_sides():
+    """Dynamit Joe deals a table's seats the law and the thieves in turn (arrest, 9.1), and
+    matchmaking seated tickets oldest first: two posse tickets waiting together met at one
+    table, on opposite sides, so the posse was sure to win the scenario's point (Rulebook 9:
+    a scenario won is a point for its team) and the gang never played it. A team's ticket
+    that cannot sit on a side of its own is left for another table."""
+    tickets = [_joe("a", "posse", 0), _joe("b", "posse", 1), _joe("c", "gang", 2)]
+    [table] = form_matches(tickets, 5, GAMES)
+    assert (table.ticket_ids, table.campaign_teams) == (("a", "c"), ("posse", "gang"))
+
+
+def test_a_four_seat_table_seats_each_team_on_its_side():
+    """Four tickets in the age order posse, posse, gang, gang took the seats law, thieves,
+    law, thieves as they came: each side held one of each team, so whichever side won,
+    both teams scored. They are now seated by side: posse at seats 0 and 2, the gang at
+    1 and 3."""
+    tickets = [_joe("a", "posse", 0, 4), _joe("b", "posse", 1, 4), _joe("c", "gang", 2, 4),
+               _joe("d", "gang", 3, 4)]
+    [table] = form_matches(tickets, 5, GAMES)
+    assert table.ticket_ids == ("a", "c", "b", "d")
+    assert table.campaign_teams == ("posse", "gang", "posse", "gang")
+    assert dealt_sides("dynamit_joe", "arrest", 4) == ("law", "thieves", "law", "thieves")
+
+
+def test_a_table_completed_by_bots_seats_one_team_only_where_bots_leave_it_room():
+    """Bots take the last seats: with two posse players and two bots the players would
+    hold seats 0 and 1, law and thieves. The second posse ticket waits for another table;
+    a stranger without team may take that seat."""
+    policy = Policy(CATALOG, bot_fill_after_seconds=1.0, bot="heuristic")
+    tickets = [_joe("a", "posse", 0, 4, bots=True), _joe("b", "posse", 1, 4, bots=True),
+               _joe("c", "", 2, 4, bots=True)]
+    tables = form_matches(tickets, 5, policy)
+    assert [(t.ticket_ids, t.bot_seats) for t in tables] == [(("a", "c"), 2), (("b",), 3)]

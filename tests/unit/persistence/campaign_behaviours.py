@@ -209,6 +209,45 @@ class CampaignStoreBehaviours(WithCampaign):
         assert store.record_match(match) == store.record_match(match) == store.get_match("m1")
         assert store.get_match("m1").seats[0].campaign_team == "posse"
 
+    def test_a_side_dealt_to_seats_of_two_teams_is_refused(self, store, cast, c1):
+        """Four seats of "The arrest" dealt side by side (seats 0 and 2 the law, 1 and 3 the
+        outlaws) to tickets in age order put a posse and a gang player on each side: the
+        match was recorded, and whichever side won gave both teams the same point. A side's
+        players cooperate for one goal (Rulebook 2.1), and a victory is one point for the
+        team that won it (9): a side is played for one campaign team at most."""
+        match = campaign_match("x", (
+            replace(seat(0, cast.ana, "posse"), side="law"),
+            replace(seat(1, cast.bo, "posse"), side="outlaws"),
+            replace(seat(2, cast.cy, "gang"), side="law"),
+            replace(seat(3, cast.di, "gang"), side="outlaws")))
+        with pytest.raises(FailedPrecondition, match="side"):
+            store.record_match(match)
+        with pytest.raises(NotFound):
+            store.get_match("x")
+
+    def test_a_team_dealt_two_sides_is_refused(self, store, cast, c1):
+        """Two posse players whose tickets met were seated against each other: the posse
+        was sure of the point (Rulebook 9) and the gang never played the scenario, which
+        could not be played again. A campaign team plays one side (Rulebook 2.1)."""
+        match = campaign_match("x", (replace(seat(0, cast.ana, "posse"), side="law"),
+                                     replace(seat(1, cast.bo, "posse"), side="outlaws")))
+        with pytest.raises(FailedPrecondition, match="side"):
+            store.record_match(match)
+        with pytest.raises(NotFound):
+            store.get_match("x")
+        assert store.get_campaign("c1").results == ()
+
+    def test_teams_on_sides_of_their_own_and_teamless_seats_are_accepted(
+            self, store, cast, c1):
+        """Each team on its side, a stranger and a bot beside either: as recorded."""
+        match = campaign_match("m1", (
+            replace(seat(0, cast.ana, "posse"), side="law"),
+            replace(seat(1, cast.cy, "gang"), side="outlaws"),
+            replace(seat(2, cast.bo, "posse"), side="law"),
+            replace(seat(3, "p-guest"), side="outlaws"),
+            replace(seat(4), side="law")))
+        assert store.record_match(match) == store.get_match("m1")
+
     def test_handing_a_seat_to_a_bot_keeps_its_team(self, store, cast, c1):
         store.record_match(self.duel(cast, "m1"))
         store.update_seat("m1", records.Seat(0, cast.ana, "bot", "heuristic"))

@@ -4,6 +4,8 @@ count before drawing its dice, and records the campaign and each seat's team oth
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from partida.persistence import records
@@ -55,3 +57,30 @@ def test_a_campaign_match_carries_its_campaign_and_teams_to_the_record(matches, 
     recorded = store.get_match(s.match_id)
     assert recorded.campaign_id == "c1"
     assert [x.campaign_team for x in recorded.seats] == ["posse", "gang"]
+
+
+def test_teammates_dealt_opposite_sides_are_refused_and_nothing_is_recorded(matches, store):
+    """Two players of one team asking for "The arrest" together (as two of their tickets
+    meet in matchmaking) were seated one for the law and one for the outlaws: the match
+    counted, their team was sure of the point (Rulebook 9) and the other team never got to
+    play the scenario. A campaign team plays one side (Rulebook 2.1): refused by the sides the
+    scenario deals, before the dice are drawn, so nothing is left behind; the same request
+    with the teams on sides of their own then makes the match."""
+    ana, bo, cy = (store.create_player("acme", n, n).player_id for n in ("ana", "bo", "cy"))
+    store.create_campaign("c2", "dynamit_joe", ("arrest",),
+                          (records.CampaignTeam("posse", (ana, bo)),
+                           records.CampaignTeam("gang", (cy,))))
+    both_posse = [SeatMeta(ana, "human", "", "posse"), SeatMeta(bo, "human", "", "posse")]
+    with pytest.raises(FailedPrecondition, match="side"):
+        matches.create("dynamit_joe", "arrest", both_posse, {}, request_id="same",
+                       campaign_id="c2")
+    refused = uuid.uuid5(uuid.NAMESPACE_URL, "partida:same").hex
+    with pytest.raises(NotFound):
+        store.get_match(refused)
+    with pytest.raises(NotFound):  # refused before its dice, which are the set-up's
+        store.get_stream(refused)
+    s = matches.create("dynamit_joe", "arrest", [SeatMeta(ana, "human", "", "posse"),
+                                                  SeatMeta(cy, "human", "", "gang")], {},
+                       request_id="same", campaign_id="c2")
+    assert [m.side for m in s.seats][0] != [m.side for m in s.seats][1]
+    assert store.get_match(s.match_id).campaign_id == "c2"
