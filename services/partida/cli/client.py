@@ -54,7 +54,8 @@ def play(game: str, scenario: str = typer.Option("", help="scenario id (default:
         term.say(f"ticket {ticket.ticket_id}: {_status(ticket.status)}")
     if ticket is None or not ticket.match_id:
         state = "no ticket" if ticket is None else _status(ticket.status)
-        term.error(f"matchmaking ended without a match ({state})")
+        why = f": {ticket.failure}" if ticket is not None and ticket.failure else ""
+        term.error(f"matchmaking ended without a match ({state}{why})")
         raise typer.Exit(1)
     term.say(f"Seated at seat {ticket.seat} of match {ticket.match_id}")
     _play_seat(term, remote, game, ticket.match_id, ticket.seat, bot)

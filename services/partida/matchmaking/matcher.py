@@ -15,12 +15,33 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Protocol
 
+import grpc
+
 from partida.matchmaking.pools import Policy, Proposal, form_matches
 from partida.matchmaking.store.base import TicketStore
 from partida.matchmaking.tickets import Ticket
 from partida.platform import metrics
+from partida.platform.errors import ServiceError
 
 log = logging.getLogger("partida.matchmaking")
+
+# Refusals of a match that asking again cannot change (the campaign scenario asked for was
+# played meanwhile, say): the proposal's tickets fail with the reason. They went back to
+# their pools, and the same table was proposed and refused every tick until they expired.
+LASTING = frozenset({grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION,
+                     grpc.StatusCode.NOT_FOUND, grpc.StatusCode.PERMISSION_DENIED})
+MAX_FAILURE = 300  # characters of a refusal kept as a ticket's failure
+
+
+def lasting(e: Exception) -> str | None:
+    """Why a proposal's refusal is for good, or None when asking again may succeed."""
+    if isinstance(e, ServiceError):
+        code, message = e.code, e.message
+    elif isinstance(e, grpc.RpcError):
+        code, message = e.code(), e.details() or ""
+    else:
+        return None
+    return f"{code.name}: {message}"[:MAX_FAILURE] if code in LASTING else None
 
 
 class MatchCreator(Protocol):
@@ -120,13 +141,20 @@ class Matcher:
 
     def _settle(self, proposals: Sequence[Proposal]) -> list[tuple[Proposal, str]]:
         chunks = [proposals[i:i + self._batch] for i in range(0, len(proposals), self._batch)]
-        match_ids = [m for made in self._pool.map(self._create, chunks) for m in made]
-        done = [(p, m) for p, m in zip(proposals, match_ids, strict=True) if m is not None]
-        self._store.release([p for p, m in zip(proposals, match_ids, strict=True) if m is None])
+        made = [m for chunk in self._pool.map(self._create, chunks) for m in chunk]
+        done = [(p, m) for p, m in zip(proposals, made, strict=True) if isinstance(m, str)]
+        refused = [(p, why) for p, m in zip(proposals, made, strict=True)
+                   if isinstance(m, Exception) and (why := lasting(m))]
+        failed = {p.request_id for p, _ in refused}
+        self._store.release([p for p, m in zip(proposals, made, strict=True)
+                             if not isinstance(m, str) and p.request_id not in failed])
+        self._store.fail(refused)
         self._store.assign(done)
         return done
 
-    def _create(self, chunk: Sequence[Proposal]) -> list[str | None]:
+    def _create(self, chunk: Sequence[Proposal]) -> list[str | Exception | None]:
+        """Per proposal: its match id, the refusal, or None when the whole call failed (the
+        tickets go back to their pools)."""
         try:
             made = self._creator.create_matches(chunk)
         except Exception:  # any failure: the tickets go back to their pools
@@ -134,8 +162,9 @@ class Matcher:
             return [None] * len(chunk)
         for p, m in zip(chunk, made, strict=True):
             if isinstance(m, Exception):
-                log.error("creating match %s failed (%s); releasing its tickets", p.request_id, m)
-        return [m if isinstance(m, str) else None for m in made]
+                log.warning("creating match %s was refused (%s); its tickets %s", p.request_id,
+                            m, "fail" if lasting(m) else "go back to their pools")
+        return list(made)
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="matcher", daemon=True)

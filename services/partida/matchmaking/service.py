@@ -17,7 +17,15 @@ from partida.matchmaking.campaigns import CampaignSource, check_ticket
 from partida.matchmaking.matcher import RatingSource
 from partida.matchmaking.pools import Table, catalog_of
 from partida.matchmaking.store.base import TicketStore, TooManyOpen
-from partida.matchmaking.tickets import ASSIGNED, CANCELLED, CLAIMED, EXPIRED, Ticket, to_proto
+from partida.matchmaking.tickets import (
+    ASSIGNED,
+    CANCELLED,
+    CLAIMED,
+    EXPIRED,
+    FAILED,
+    Ticket,
+    to_proto,
+)
 from partida.platform import errors
 from partida.platform.auth import require_player
 from partida.platform.calls import caller
@@ -151,6 +159,8 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
             raise errors.FailedPrecondition(f"the ticket was assigned to match {t.match_id}")
         if t.status == EXPIRED:
             raise errors.FailedPrecondition("the ticket has expired")
+        if t.status == FAILED:
+            raise errors.FailedPrecondition(f"the ticket failed: {t.failure}")
         if t.status == CLAIMED:
             raise errors.Aborted("the ticket is being matched right now; retry")
         assert t.status == CANCELLED

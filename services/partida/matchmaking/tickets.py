@@ -9,15 +9,15 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from partida.v1 import matchmaking_pb2 as pb
 
 SEARCHING, CLAIMED, ASSIGNED = "SEARCHING", "CLAIMED", "ASSIGNED"
-CANCELLED, EXPIRED = "CANCELLED", "EXPIRED"
-FINAL = frozenset({ASSIGNED, CANCELLED, EXPIRED})
+CANCELLED, EXPIRED, FAILED = "CANCELLED", "EXPIRED", "FAILED"
+FINAL = frozenset({ASSIGNED, CANCELLED, EXPIRED, FAILED})
 
 # CLAIMED is internal: a matcher holds the ticket while it creates the match. Clients keep
 # seeing SEARCHING, since the claim may still be released.
 _PUBLIC = {
     SEARCHING: pb.TICKET_STATUS_SEARCHING, CLAIMED: pb.TICKET_STATUS_SEARCHING,
     ASSIGNED: pb.TICKET_STATUS_ASSIGNED, CANCELLED: pb.TICKET_STATUS_CANCELLED,
-    EXPIRED: pb.TICKET_STATUS_EXPIRED,
+    EXPIRED: pb.TICKET_STATUS_EXPIRED, FAILED: pb.TICKET_STATUS_FAILED,
 }
 
 
@@ -39,6 +39,7 @@ class Ticket:
     seat: int = 0
     campaign_id: str = ""  # the campaign the match is to count for, "" for none
     campaign_team: str = ""  # the player's team in it
+    failure: str = ""  # why it FAILED
 
     @property
     def final(self) -> bool:
@@ -54,7 +55,7 @@ def to_proto(t: Ticket) -> pb.Ticket:
         scenario_id=t.scenario_id, seats=t.seats, fill_with_bots=t.fill_with_bots,
         rating=t.rating, status=_PUBLIC[t.status], create_time=_timestamp(t.created),
         expire_time=_timestamp(t.expires), match_id=t.match_id, seat=t.seat,
-        campaign_id=t.campaign_id, campaign_team=t.campaign_team)
+        campaign_id=t.campaign_id, campaign_team=t.campaign_team, failure=t.failure)
 
 
 def _timestamp(seconds: float) -> Timestamp:

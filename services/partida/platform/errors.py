@@ -15,6 +15,13 @@ class ServiceError(Exception):
         self.message = message
 
 
+def passed_on(code: grpc.StatusCode, message: str) -> ServiceError:
+    """Another service's refusal, as its status said it."""
+    error = ServiceError(message)
+    error.code = code
+    return error
+
+
 class InvalidArgument(ServiceError):
     code = grpc.StatusCode.INVALID_ARGUMENT
 

@@ -16,7 +16,7 @@ from partida.persistence.campaigns import check_seats
 from partida.persistence.convert import campaign_of
 from partida.platform.batching import Batcher, Pending
 from partida.platform.calls import downstream_failure
-from partida.platform.errors import AlreadyExists, NotFound, Unavailable
+from partida.platform.errors import AlreadyExists, NotFound, Unavailable, passed_on
 from partida.platform.service_client import ServiceClient
 from partida.rules import protos
 from partida.rules.ledger import seat_records
@@ -212,7 +212,7 @@ class RulesCreator(ServiceClient):
             return each_alone(lambda p: str(self.call("CreateMatch", _create_request(p))
                                             .match.match_id), proposals)
         return [str(r.match.match_id) if r.code == 0
-                else RuntimeError(f"refused ({_STATUS.get(r.code)}): {r.message}")
+                else passed_on(_STATUS.get(r.code, grpc.StatusCode.UNKNOWN), r.message)
                 for r in reply.results]
 
 

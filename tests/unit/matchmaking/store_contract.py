@@ -8,7 +8,7 @@ import pytest
 
 from partida.matchmaking.pools import Proposal
 from partida.matchmaking.store import TooManyOpen
-from partida.matchmaking.tickets import ASSIGNED, CANCELLED, CLAIMED, EXPIRED, SEARCHING
+from partida.matchmaking.tickets import ASSIGNED, CANCELLED, CLAIMED, EXPIRED, FAILED, SEARCHING
 from tests.unit.matchmaking.factory import ticket
 
 NOW = 1_700_000_000.0  # tickets are created at NOW; leases and expiry count from it
@@ -93,6 +93,20 @@ class StoreContract:
         store.assign([(p, "late")])  # the claim is gone: nothing happens
         assert statuses(store, "a", "b") == [SEARCHING, SEARCHING]
         assert store.stale_claims(NOW + 999, 30) == []
+
+    def test_fail_ends_a_refused_claims_tickets_with_the_reason(self, store):
+        new(store, "a"), new(store, "b"), new(store, "c")
+        p, q = pair("a", "b"), pair("c", "a")
+        store.claim([p], NOW, 30)
+        store.fail([(p, "FAILED_PRECONDITION: scenario 'arrest' was played")])
+        a, b = store.get("a"), store.get("b")
+        assert (a.status, a.failure) == (b.status, b.failure) == (
+            FAILED, "FAILED_PRECONDITION: scenario 'arrest' was played")
+        assert [t.ticket_id for t in store.searching()] == ["c"]
+        assert store.stale_claims(NOW + 999, 30) == []  # the claim ended
+        assert store.cancel("a").status == FAILED  # final: cancelling changes nothing
+        store.fail([(q, "not claimed")])  # a claim nobody holds fails no ticket
+        assert statuses(store, "c") == [SEARCHING] and store.get("c").failure == ""
 
     def test_a_claim_whose_lease_ran_out_is_handed_to_one_caller(self, store):
         new(store, "a"), new(store, "b")

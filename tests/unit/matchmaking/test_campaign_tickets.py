@@ -47,6 +47,16 @@ def cast(store) -> dict[str, str]:
     return ids
 
 
+def play_the_arrest(store: PersistenceStore, cast: dict[str, str]) -> None:
+    """A match of "The arrest" played to its end in campaign c1, ana against cy."""
+    match = replace(a_match("m1", game_id="dynamit_joe", campaign_id="c1"),
+                    scenario_id="arrest",
+                    seats=(records.Seat(0, cast["ana"], campaign_team="posse"),
+                           records.Seat(1, cast["cy"], campaign_team="gang")))
+    started(store, match, actions=1)
+    store.finish_match("m1", records.Outcome((0,), False, "arrested"), SEED)
+
+
 def servicer(tickets: MemoryTicketStore, store: PersistenceStore | None) -> MatchmakingServicer:
     return MatchmakingServicer(tickets, ConstantRatings(), ticket_ttl_seconds=60,
                                catalog=CATALOG, campaigns=StoreRatings(store) if store else None)
@@ -87,12 +97,7 @@ def test_a_ticket_the_campaign_would_refuse_is_not_opened(store, cast, case):
 
 def test_a_scenario_the_campaign_played_is_not_asked_for_again(store, cast):
     """Rulebook 9: each scenario is played once in a campaign."""
-    match = replace(a_match("m1", game_id="dynamit_joe", campaign_id="c1"),
-                    scenario_id="arrest",
-                    seats=(records.Seat(0, cast["ana"], campaign_team="posse"),
-                           records.Seat(1, cast["cy"], campaign_team="gang")))
-    started(store, match, actions=1)
-    store.finish_match("m1", records.Outcome((0,), False, "arrested"), SEED)
+    play_the_arrest(store, cast)
     tickets = MemoryTicketStore()
     with pytest.raises(errors.FailedPrecondition):
         as_player(cast["ana"], servicer(tickets, store).CreateTicket, request())
@@ -164,3 +169,29 @@ def test_a_table_completed_by_bots_seats_one_team_only_where_bots_leave_it_room(
                _joe("c", "", 2, 4, bots=True)]
     tables = form_matches(tickets, 5, policy)
     assert [(t.ticket_ids, t.bot_seats) for t in tables] == [(("a", "c"), 2), (("b",), 3)]
+
+
+def test_tickets_of_a_scenario_played_while_they_waited_fail_with_the_reason(store, cast):
+    """Rulebook 9: each scenario is played once in a campaign. Tickets opened for "The
+    arrest" that waited while another match of it finished were matched and refused by the
+    rules service, again every tick until they expired, and their players never learnt why:
+    they now fail with the refusal."""
+    from partida.dice.logic import Dice
+    from partida.matchmaking.matcher import Matcher
+    from partida.matchmaking.tickets import FAILED
+    from partida.platform.assembly import LocalCreator
+    from partida.rules.ledger import LocalLedger
+    from partida.rules.matches import Matches
+    from partida.rules.session import MemorySessionStore
+    tickets = MemoryTicketStore()
+    for player, team in (("ana", "posse"), ("cy", "gang")):
+        as_player(cast[player], servicer(tickets, store).CreateTicket,
+                  request(campaign_team=team, request_id=player))
+    play_the_arrest(store, cast)
+    matches = Matches(MemorySessionStore(), LocalLedger(store), Dice(store))
+    waiting = tickets.searching()
+    assert Matcher(tickets, LocalCreator(matches), GAMES).tick() == 0
+    ended = [tickets.get(t.ticket_id) for t in waiting]
+    assert [t.status for t in ended] == [FAILED, FAILED]
+    assert all(t.failure.startswith("FAILED_PRECONDITION: ") and "arrest" in t.failure
+               for t in ended), ended

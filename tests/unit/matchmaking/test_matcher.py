@@ -2,7 +2,8 @@
 
 from partida.matchmaking.matcher import Matcher
 from partida.matchmaking.store import MemoryTicketStore
-from partida.matchmaking.tickets import ASSIGNED, EXPIRED, SEARCHING
+from partida.matchmaking.tickets import ASSIGNED, EXPIRED, FAILED, SEARCHING
+from partida.platform.errors import FailedPrecondition, Unavailable
 from tests.unit.matchmaking.factory import POLICY, RecordingCreator
 from tests.unit.matchmaking.store_contract import NOW, new, pair, statuses
 
@@ -108,3 +109,23 @@ def test_a_failed_call_releases_only_the_tickets_of_its_batch():
     store, assigned = _one_tick("abcd", ChunkedCreator(lost="a"), workers=1, batch=1)
     assert assigned == 2
     assert [store.get(t).status for t in "abcd"] == [SEARCHING, SEARCHING, ASSIGNED, ASSIGNED]
+
+
+def test_a_table_refused_for_good_fails_its_tickets_with_the_reason():
+    """A refusal that asking again cannot change (FAILED_PRECONDITION: the campaign scenario
+    was played meanwhile) put the tickets back in their pools: the same table was proposed
+    and refused every tick (0.1 s) until they expired, and their players never learnt why.
+    They now fail with the reason; a refusal that may pass (UNAVAILABLE) still releases."""
+    class Refusing(RecordingCreator):
+        def create_matches(self, proposals):
+            return [FailedPrecondition("scenario 'arrest' of campaign 'c1' was played")
+                    if "a" in p.ticket_ids else Unavailable("persistence is restarting")
+                    for p in proposals]
+
+    store, creator, clock = MemoryTicketStore(), Refusing(), [NOW + 1]
+    new(store, "a"), new(store, "b"), new(store, "c"), new(store, "d")
+    assert matcher(store, creator, clock).tick() == 0
+    assert statuses(store, "a", "b", "c", "d") == [FAILED, FAILED, SEARCHING, SEARCHING]
+    assert store.get("a").failure == (
+        "FAILED_PRECONDITION: scenario 'arrest' of campaign 'c1' was played")
+    assert sorted(t.ticket_id for t in store.searching()) == ["c", "d"]

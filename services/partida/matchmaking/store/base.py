@@ -52,6 +52,11 @@ class TicketStore(Protocol):
         """Put claimed tickets back in their pools; ends the claims."""
         ...
 
+    def fail(self, refused: Sequence[tuple[Proposal, str]]) -> None:
+        """End each refused proposal's claimed tickets as FAILED, with the reason given;
+        ends the claims."""
+        ...
+
     def stale_claims(self, now: float, lease: float) -> list[Proposal]:
         """Claims whose lease ran out (their matcher died), each handed to this caller
         alone with a fresh lease, to be assigned or released."""

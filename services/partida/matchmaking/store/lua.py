@@ -107,6 +107,21 @@ end)
 return {}
 """
 
+# ARGV: P, retain, groups of (claim id, reason, tickets). Only tickets the claim still
+# holds fail (as ASSIGN).
+FAIL = """
+each_group(3, function(pid, reason, first, last)
+  for j = first, last do
+    if held(tkey(ARGV[j]), pid) then
+      redis.call('HSET', tkey(ARGV[j]), 'failure', reason)
+      finish(ARGV[j], 'FAILED', ARGV[2])
+    end
+  end
+  end_claim(pid)
+end)
+return {}
+"""
+
 # ARGV: P, groups of (claim id, unused, tickets): back to searching, in their pool at their
 # original age.
 RELEASE = """
@@ -178,4 +193,4 @@ return out
 """
 
 SCRIPTS = {"load": LOAD, "create": CREATE, "claim": CLAIM, "assign": ASSIGN, "release": RELEASE,
-           "cancel": CANCEL, "expire": EXPIRE, "stale": STALE}
+           "fail": FAIL, "cancel": CANCEL, "expire": EXPIRE, "stale": STALE}

@@ -10,7 +10,15 @@ from contextlib import AbstractContextManager
 
 from partida.matchmaking.pools import Proposal
 from partida.matchmaking.store.base import TooManyOpen
-from partida.matchmaking.tickets import ASSIGNED, CANCELLED, CLAIMED, EXPIRED, SEARCHING, Ticket
+from partida.matchmaking.tickets import (
+    ASSIGNED,
+    CANCELLED,
+    CLAIMED,
+    EXPIRED,
+    FAILED,
+    SEARCHING,
+    Ticket,
+)
 from partida.platform.notify import Notifier, Watch
 
 
@@ -84,6 +92,13 @@ class MemoryTicketStore:
                 for seat, t in enumerate(self._end_claim(p)):
                     if t is not None:
                         self._finish(t, ASSIGNED, match_id=match_id, seat=seat)
+
+    def fail(self, refused: Sequence[tuple[Proposal, str]]) -> None:
+        with self._lock:
+            for p, reason in refused:
+                for t in self._end_claim(p):
+                    if t is not None:
+                        self._finish(t, FAILED, failure=reason)
 
     def release(self, proposals: Sequence[Proposal]) -> None:
         with self._lock:

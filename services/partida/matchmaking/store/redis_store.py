@@ -132,6 +132,9 @@ class RedisTicketStore:
     def release(self, proposals: Sequence[Proposal]) -> None:
         self._batched("release", [], [(p, "") for p in proposals])
 
+    def fail(self, refused: Sequence[tuple[Proposal, str]]) -> None:
+        self._batched("fail", [self._retain], refused)
+
     def _batched(self, script: str, head: list[Any], groups: Sequence[tuple[Proposal, str]]
                  ) -> list[Any]:
         """Runs `script` over (proposal, value) groups, _BATCH groups per call, all calls in
