@@ -197,10 +197,14 @@ def watch(match_id: str, server: str = SERVER, api_key: str = API_KEY,
     """Follow a match live as a spectator until it ends."""
     term = Terminal()
     remote = connect(server, api_key, player)
-    _, view, _, _ = remote.view(match_id, None)
+    _, view, _, outcome = remote.view(match_id, None)
     renderer = renderer_for(str(view.get("game", "")))
     narrator = renderer.narrator()
     narrator.learn(view)
+    if outcome is not None:  # over: its public log names what its events refer to
+        for views in _views_after(remote.match_log(match_id)):
+            for seen in views:
+                narrator.learn(seen)
     for events, item in _batches(remote.stream(match_id, None)):
         if item is not None:
             view = json.loads(item.view.data_json)

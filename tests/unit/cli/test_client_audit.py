@@ -182,15 +182,31 @@ def test_ctrl_c_while_watching_ends_with_one_line(server, live_match):
     assert err.strip() == "error: interrupted"
 
 
-def test_replay_names_the_cards_and_monsters_its_events_refer_to(server):
-    """The log holds events, not the names they refer to, and `client replay` never saw a
-    view: every card read 'card 8' and every monster 'Monster #2'. The replay now learns the
-    names from the views after each record, replaying the log through the engine."""
+def _told_of_a_finished_match(server: str, command: str) -> tuple[str, list[str]]:
+    """`client COMMAND` of a match played to its end: its output, and the cards and
+    monsters it left unnamed ('card 8', 'Monster #2')."""
     remote = player(Stack({"rules": server}, {}, Path(".")))
     match_id, seat = seat_in_match(remote, seats=2)
     assert play_to_end(remote, match_id, seat) is not None
-    result = _client("replay", match_id, server=server)
+    result = _client(command, match_id, server=server)
     assert result.exit_code == 0, result.output
-    unnamed = re.findall(r"\bcard \d+\b|\bMonster #\d+", result.output)
+    return result.output, re.findall(r"\bcard \d+\b|\bMonster #\d+", result.output)
+
+
+def test_replay_names_the_cards_and_monsters_its_events_refer_to(server):
+    """The log holds events, not the names they refer to, and `client replay` never saw a
+    view: every card read 'card 8' and every monster 'Monster #2'. The replay now learns the
+    names from the views after each record, replaying the log through the engine (and card
+    names from the deck)."""
+    output, unnamed = _told_of_a_finished_match(server, "replay")
     assert unnamed == [], unnamed[:5]
-    assert len(result.output.splitlines()) > 20  # the whole match was told
+    assert len(output.splitlines()) > 20  # the whole match was told
+
+
+def test_watching_a_finished_match_names_what_its_events_refer_to(server):
+    """Watching a finished match replays its events at once and learnt names only from the
+    final view: monsters killed before the end read 'Monster #2'. Once the match is over its
+    log is public, and names every monster its events use."""
+    output, unnamed = _told_of_a_finished_match(server, "watch")
+    assert unnamed == [], unnamed[:5]
+    assert output.rstrip().endswith("The match is over.")

@@ -1,7 +1,9 @@
 """Las Montañas events as one readable line each.
 
-Events name cards and monsters by id only, so the narrator learns their names from the views
-it is shown (hands, discard, monsters on the board) and from `monster_enters` events.
+Events name cards and monsters by id only. Card names are the deck's, known from the game's
+content from the start: learnt from views they went missing for a card drawn and played before
+the next view was read. Monsters are named from the views the narrator is shown and from
+`monster_enters` events.
 """
 
 from __future__ import annotations
@@ -11,11 +13,13 @@ from typing import Any
 
 from partida.cli.render.generic import describe_event as generic_line
 from partida.cli.render.montanas import card_names, monster_name, terrain_of
+from partida.engine import get
 
 
 class Narrator:
     def __init__(self) -> None:
-        self.cards: dict[int, str] = {}
+        deck = get("montanas").content.cards  # type: ignore[attr-defined]  # Montañas' own
+        self.cards: dict[int, str] = {card.id: card.name for card in deck}
         self.monsters: dict[int, str] = {}
         self.terrains: dict[int, str] = {}
 
