@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import select
 import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -166,11 +166,15 @@ def test_a_number_of_thousands_of_digits_is_not_a_choice():
 def test_ctrl_c_while_watching_ends_with_one_line(server, live_match):
     """Ctrl-C while the client waited on the live feed (watching, or waiting for the other
     seats) ended it with a KeyboardInterrupt traceback; it says 'interrupted', exit 130."""
-    env = {**os.environ, "PARTIDA_SERVER": server, "PARTIDA_API_KEY": API_KEY}
+    env = {**os.environ, "PARTIDA_SERVER": server, "PARTIDA_API_KEY": API_KEY,
+           "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen([PARTIDA, "client", "watch", live_match[0]], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(4)  # logged in, the table shown, waiting on the feed for a human seat
+        # Its first line comes from the feed: the command is running (not still importing,
+        # which a loaded machine makes slow) and about to wait on a human seat.
+        ready, _, _ = select.select([proc.stdout], [], [], 60)
+        assert ready and proc.stdout is not None and proc.stdout.readline(), proc.communicate()
         assert proc.poll() is None, proc.communicate()
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
