@@ -24,9 +24,8 @@ from partida.cli.prompt import DEFAULT, QUIT, ask
 from partida.cli.remote import Remote
 from partida.cli.render import renderer_for
 from partida.cli.terminal import Terminal
-from partida.engine import Action, IllegalAction, LocalRng, get
-from partida.rules.audit import audit
-from partida.rules.randomness import replay_action, replay_setup
+from partida.engine import Action, LocalRng, get
+from partida.rules.audit import BadLog, audit, replayed
 
 client = typer.Typer(name="client", no_args_is_help=True, help=__doc__.splitlines()[0])
 client.add_typer(campaign, name="campaign")
@@ -247,20 +246,14 @@ def _views_after(log: Any) -> Iterator[list[dict[str, Any]]]:
     card drawn, a monster placed). Once the match is over nothing in it is hidden any more.
     Stops at a record that does not replay (`verify` says why)."""
     game = get(log.match.game_id)
-    seats = len(log.match.seats)
-    state = None
-    for record in log.records:
+    viewers = [None, *range(len(log.match.seats))]
+    steps = replayed(log.match, list(log.records))
+    while True:
         try:
-            if record.kind == "setup":
-                state = replay_setup(game, log.match.scenario_id, seats,
-                                     json.loads(log.match.options_json or "{}"),
-                                     record.random_values)
-            else:
-                replay_action(game, state, record.kind, record.seat, record.action_id,
-                              record.random_values)
-        except (IllegalAction, RuntimeError, ValueError, KeyError, TypeError):
+            _, state, _, _ = next(steps)
+        except (StopIteration, BadLog, RuntimeError):  # the end, or a log verify refuses
             return
-        yield [game.view(state, seat) for seat in [None, *range(seats)]]
+        yield [game.view(state, seat) for seat in viewers]
 
 
 @client.command()

@@ -142,12 +142,22 @@ class Matcher:
     def _settle(self, proposals: Sequence[Proposal]) -> list[tuple[Proposal, str]]:
         chunks = [proposals[i:i + self._batch] for i in range(0, len(proposals), self._batch)]
         made = [m for chunk in self._pool.map(self._create, chunks) for m in chunk]
-        done = [(p, m) for p, m in zip(proposals, made, strict=True) if isinstance(m, str)]
-        refused = [(p, why) for p, m in zip(proposals, made, strict=True)
-                   if isinstance(m, Exception) and (why := lasting(m))]
-        failed = {p.request_id for p, _ in refused}
-        self._store.release([p for p, m in zip(proposals, made, strict=True)
-                             if not isinstance(m, str) and p.request_id not in failed])
+        done: list[tuple[Proposal, str]] = []
+        refused: list[tuple[Proposal, str]] = []
+        back: list[Proposal] = []
+        for p, m in zip(proposals, made, strict=True):
+            if isinstance(m, str):
+                done.append((p, m))
+                continue
+            why = lasting(m) if m is not None else None  # None: the whole call failed
+            if why:
+                refused.append((p, why))
+            else:
+                back.append(p)
+            if m is not None:
+                log.warning("creating match %s was refused (%s); its tickets %s", p.request_id,
+                            m, "fail" if why else "go back to their pools")
+        self._store.release(back)
         self._store.fail(refused)
         self._store.assign(done)
         return done
@@ -160,10 +170,6 @@ class Matcher:
         except Exception:  # any failure: the tickets go back to their pools
             log.exception("creating %d matches failed; releasing their tickets", len(chunk))
             return [None] * len(chunk)
-        for p, m in zip(chunk, made, strict=True):
-            if isinstance(m, Exception):
-                log.warning("creating match %s was refused (%s); its tickets %s", p.request_id,
-                            m, "fail" if lasting(m) else "go back to their pools")
         return list(made)
 
     def start(self) -> None:

@@ -202,9 +202,8 @@ def _seating(teams: Sequence[str], sides: Sequence[str]) -> list[int] | None:
         if any(teams.count(t) > len(free[side_of[t]]) for t in named):
             continue
         taken = [free[side_of[t]].pop(0) if t else -1 for t in teams]
-        rest = sorted(k for seats in free.values() for k in seats)
-        return [k if k >= 0 else rest.pop(0) for k in taken] if len(rest) >= taken.count(-1) \
-            else None
+        rest = iter(sorted(k for seats in free.values() for k in seats))  # for teamless ones
+        return [k if k >= 0 else next(rest) for k in taken]
     return None
 
 

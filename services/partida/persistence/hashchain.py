@@ -35,6 +35,10 @@ def canonical_content(match_id: str, record: LogRecord) -> bytes:
         "random_values": [str(v) for v in record.random_values],
         "events_json": record.events_json,
     }
+    return _canonical(content)
+
+
+def _canonical(content: Mapping[str, Any]) -> bytes:
     return json.dumps(content, sort_keys=True, separators=(",", ":"),
                       ensure_ascii=False).encode("utf-8")
 
@@ -47,8 +51,7 @@ def match_seal(game_id: str, scenario_id: str, options: Mapping[str, Any],
     content = {"game_id": game_id, "scenario_id": scenario_id, "options": options,
                "players": list(player_ids), "dice_commitment": dice_commitment.hex(),
                "campaign_id": campaign_id}
-    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return "match:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return "match:" + hashlib.sha256(_canonical(content)).hexdigest()
 
 
 def record_hash(prev_hash: bytes, match_id: str, record: LogRecord) -> bytes:

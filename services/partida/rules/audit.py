@@ -4,6 +4,7 @@ the log's hash chain, and a replay of every action through the engine."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from partida.dice import streams
@@ -49,36 +50,56 @@ def _record(match_id: str, r: Any) -> records.LogRecord:
         prev_hash=bytes(r.prev_hash), hash=bytes(r.hash))
 
 
-def _replay(match: Any, log: list[Any]) -> list[str]:
-    """Re-apply every record with the values it consumed; every event must come out the same
-    and the end must be the recorded outcome."""
+class BadLog(Exception):
+    """A log that does not replay; the message says where and why."""
+
+
+def replayed(match: Any, log: list[Any]) -> Iterator[tuple[Any, Any, list[Any], Any]]:
+    """Each record of a match's log (partida.v1 messages) replayed through the engine, with
+    the values it consumed: (record, the state after it, its events, the values' Rng), the
+    set-up first with no events and no Rng. BadLog at the first record that cannot be
+    replayed; a set-up short of values raises as replay_setup does."""
     game = get(match.game_id)
     if not log or log[0].kind != "setup":
-        return ["the log does not start with the set-up record"]
+        raise BadLog("the log does not start with the set-up record")
     if json.loads(log[0].events_json or "[]") != []:  # `client replay` would show them
-        return ["the set-up record holds events, yet the set-up logs none"]
+        raise BadLog("the set-up record holds events, yet the set-up logs none")
     state = replay_setup(game, match.scenario_id, len(match.seats),
                          json.loads(match.options_json or "{}"), log[0].random_values)
-    seq = 0
+    yield log[0], state, [], None
     for r in log[1:]:
         if r.kind not in _KINDS:  # replay_action would take it for an action
-            return [f"record {r.sequence} is of an unknown kind {r.kind!r}"]
+            raise BadLog(f"record {r.sequence} is of an unknown kind {r.kind!r}")
         try:
             events, rng = replay_action(game, state, r.kind, r.seat, r.action_id,
                                         r.random_values)
         except (IllegalAction, RuntimeError) as e:
-            return [f"record {r.sequence} does not replay: {e}"]
-        produced = []
-        for event in events:
-            seq += 1
-            produced.append({**event.to_dict(), "seq": seq, "version": r.sequence})
-        if produced != json.loads(r.events_json):
-            return [f"record {r.sequence} replays to other events than it logged"]
-        if not rng.exhausted():
-            return [f"record {r.sequence} logged random values it did not use"]
-    replayed = outcome_dict(game.outcome(state))
+            raise BadLog(f"record {r.sequence} does not replay: {e}") from None
+        yield r, state, events, rng
+
+
+def _replay(match: Any, log: list[Any]) -> list[str]:
+    """Re-apply every record with the values it consumed; every event must come out the same
+    and the end must be the recorded outcome."""
+    seq, state = 0, None
+    try:
+        for r, after, events, rng in replayed(match, log):
+            state = after
+            if rng is None:  # the set-up
+                continue
+            produced = []
+            for event in events:
+                seq += 1
+                produced.append({**event.to_dict(), "seq": seq, "version": r.sequence})
+            if produced != json.loads(r.events_json):
+                return [f"record {r.sequence} replays to other events than it logged"]
+            if not rng.exhausted():
+                return [f"record {r.sequence} logged random values it did not use"]
+    except BadLog as e:
+        return [str(e)]
+    ended = outcome_dict(get(match.game_id).outcome(state))
     recorded = outcome_of(match)
-    if replayed is None or replayed != recorded:
-        return [f"the replay ends with {replayed}, the record says {recorded}"]
+    if ended is None or ended != recorded:
+        return [f"the replay ends with {ended}, the record says {recorded}"]
     return []
 

@@ -13,9 +13,12 @@ from partida.rules.ports import LogEntry, MatchPage
 from partida.rules.session import SeatMeta, Session
 
 
+def seat_record(index: int, m: SeatMeta) -> records.Seat:
+    return records.Seat(index, m.player_id, m.controller, m.bot, m.side, m.campaign_team)
+
+
 def seat_records(s: Session) -> tuple[records.Seat, ...]:
-    return tuple(records.Seat(i, m.player_id, m.controller, m.bot, m.side, m.campaign_team)
-                 for i, m in enumerate(s.seats))
+    return tuple(seat_record(i, m) for i, m in enumerate(s.seats))
 
 
 def to_match(s: Session) -> records.Match:
@@ -82,8 +85,7 @@ class LocalLedger:
         self.store.finish_match(match_id, to_outcome(outcome), seed)
 
     def update_seat(self, match_id: str, index: int, seat: SeatMeta) -> None:
-        self.store.update_seat(match_id, records.Seat(index, seat.player_id, seat.controller,
-                                                      seat.bot, seat.side))
+        self.store.update_seat(match_id, seat_record(index, seat))
 
     def load_match(self, match_id: str) -> tuple[Session, list[LogEntry]] | None:
         try:

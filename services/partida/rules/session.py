@@ -86,10 +86,12 @@ class Session:
     @classmethod
     def from_json(cls, text: str | bytes) -> Session:
         data = jsonio.loads(text)
-        # Fields a newer replica may have added are left out, not refused (rolling upgrades).
-        data["seats"] = [SeatMeta(**{k: v for k, v in s.items() if k in _SEAT_FIELDS})
-                         for s in data["seats"]]
-        return cls(**{k: v for k, v in data.items() if k in _SESSION_FIELDS})
+        try:  # read on every call of a match: the plain way first
+            return cls(**{**data, "seats": [SeatMeta(**s) for s in data["seats"]]})
+        except TypeError:  # fields a newer replica added (a rolling upgrade): left out
+            data["seats"] = [SeatMeta(**{k: v for k, v in s.items() if k in _SEAT_FIELDS})
+                             for s in data["seats"]]
+            return cls(**{k: v for k, v in data.items() if k in _SESSION_FIELDS})
 
 
 _SEAT_FIELDS = frozenset(f.name for f in fields(SeatMeta))
