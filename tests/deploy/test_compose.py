@@ -62,6 +62,15 @@ def test_the_stack_has_every_part(services: dict[str, Any]) -> None:
     assert set(services) == {*PARTS, "redis", "postgres", "prometheus", "grafana"}
 
 
+def test_redis_keeps_what_lives_only_there_across_a_restart(services: dict[str, Any]) -> None:
+    """Tickets and queued bot turns have no other copy: the append-only file, on a volume."""
+    redis = services["redis"]
+    command = redis["command"]
+    assert command[command.index("--appendonly") + 1] == "yes"
+    assert any(str(v).endswith(":/data") or (isinstance(v, dict) and v.get("target") == "/data")
+               for v in redis.get("volumes", []))
+
+
 def test_every_service_has_a_healthcheck(services: dict[str, Any]) -> None:
     for name, svc in services.items():
         check = svc.get("healthcheck")

@@ -14,9 +14,10 @@ import grpc
 import pytest
 
 from partida.cli.remote import Remote
-from partida.devstack.stack import API_KEY, Stack
+from partida.devstack.stack import API_KEY, SECRETS, Stack
 from partida.engine import Action, LocalRng, get
 from partida.games.montanas.bots import HeuristicBot
+from partida.platform.auth import Authority
 from partida.rules.audit import audit
 from partida.rules.randomness import replay_action, replay_setup
 from partida.v1 import common_pb2, rules_pb2
@@ -27,6 +28,15 @@ _players = itertools.count()
 def player(stack: Stack, name: str | None = None) -> Remote:
     remote = Remote(stack.address, addresses=stack.addresses)
     remote.login(API_KEY, name or f"p{next(_players)}-{uuid.uuid4().hex[:6]}")
+    return remote
+
+
+def as_service(stack: Stack) -> Remote:
+    """A client holding the matchmaking service's token (it may create matches)."""
+    remote = Remote(stack.address, addresses=stack.addresses)
+    remote.metadata = (("authorization", "Bearer " + Authority(
+        SECRETS["PARTIDA_TOKEN_SECRET"], SECRETS["PARTIDA_SERVICE_TOKEN_SECRET"], {}
+    ).service_token("matchmaking")),)
     return remote
 
 

@@ -3,17 +3,21 @@ twice, and a killed bot worker's turn is still played (issue 3, "Tests")."""
 
 from __future__ import annotations
 
+import json
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 import redis
+import sqlalchemy as sa
 
 from partida.devstack.servers import free_port
+from partida.devstack.stack import Stack, embedded_stack
 from partida.rules.audit import audit
 from partida.v1 import matchmaking_pb2_grpc, rules_pb2
 
-from .play import play_one, play_to_end, player, seat_in_match, wait_for_turn
+from .play import as_service, play_one, play_to_end, player, seat_in_match, wait_for_turn
 
 
 def test_killing_rules_and_flushing_redis_loses_no_acknowledged_action(own_split_stack):
@@ -106,3 +110,59 @@ def test_with_persistence_down_actions_are_refused_as_unavailable_then_retried(
     stack.start("persistence")
     done = alice.submit(match_id, seat, legal.version, request_id, legal.default_action_id)
     assert done.version == legal.version + 1
+
+
+def _match_waiting_on(stack: Stack, alice, first_seat: int, clock_seconds: int) -> str:
+    """A match of Alice (seat 0) and a bot (seat 1), `first_seat` to act first."""
+    svc = as_service(stack)
+    return svc.call(svc.rules, "CreateMatch", rules_pb2.CreateMatchRequest(
+        game_id="montanas", scenario_id="standard", request_id=uuid.uuid4().hex,
+        seats=[rules_pb2.SeatRequest(player_id=alice.player_id),
+               rules_pb2.SeatRequest(bot="heuristic")],
+        options_json=json.dumps({"first_seat": first_seat}),
+        decision_timeout_seconds=clock_seconds)).match.match_id
+
+
+def _wait_for_records(database_url: str, match_ids: list[str], timeout: float) -> None:
+    """Until each match's durable log holds more than its set-up record. Read from the
+    database alone: any read through the rules service would rebuild the match, and the
+    point is that nobody has to."""
+    engine = sa.create_engine(database_url)
+    count = sa.text("SELECT count(*) FROM log_records WHERE match_id = :m")
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            with engine.connect() as conn:
+                stalled = [m for m in match_ids if conn.execute(count, {"m": m}).scalar() < 2]
+            if not stalled:
+                return
+            assert time.monotonic() < deadline, f"nothing was played in {stalled}"
+            time.sleep(0.2)
+    finally:
+        engine.dispose()
+
+
+def test_clocks_and_bot_turns_run_on_unread_after_redis_loses_everything(own_split_stack):
+    """A Redis restarted empty (docker-compose runs it without persistence) or flushed also
+    loses the index of decision deadlines and the bot turns queued in the broker. A match
+    nobody reads must still go on: its clock runs out, its bot plays (issue 3, turn timers;
+    ARCHITECTURE.md, a match lost from Redis is rebuilt from the log)."""
+    stack = own_split_stack
+    alice = player(stack)
+    stack.kill("worker")  # the bot's first turn waits in the broker, and is lost with it
+    clocked = _match_waiting_on(stack, alice, first_seat=0, clock_seconds=2)
+    bots_turn = _match_waiting_on(stack, alice, first_seat=1, clock_seconds=0)
+    redis.Redis.from_url(stack.redis_url).flushall()
+    stack.start("worker")
+    _wait_for_records(stack.database_url, [clocked, bots_turn], timeout=60)
+
+
+def test_clocks_run_on_unread_after_the_embedded_server_restarts():
+    """The embedded server keeps its sessions and deadlines in memory: after a restart its
+    matches' clocks must run again without anyone reading them."""
+    with embedded_stack() as stack:
+        alice = player(stack)
+        clocked = _match_waiting_on(stack, alice, first_seat=0, clock_seconds=2)
+        stack.kill("all")
+        stack.start("all")
+        _wait_for_records(stack.env["PARTIDA_DATABASE_URL"], [clocked], timeout=30)

@@ -10,15 +10,12 @@ import uuid
 import grpc
 import pytest
 
-from partida.cli.remote import Remote
-from partida.devstack.stack import SECRETS
 from partida.engine import get
-from partida.platform.auth import Authority
 from partida.rules.audit import audit
 from partida.rules.randomness import replay_action, replay_setup
 from partida.v1 import common_pb2, rules_pb2
 
-from .play import play_one, play_to_end, player, seat_in_match, wait_for_turn
+from .play import as_service, play_one, play_to_end, player, seat_in_match, wait_for_turn
 
 
 def _code(call) -> grpc.StatusCode:
@@ -142,19 +139,11 @@ def test_a_seat_handed_to_a_bot_is_played_and_taken_back(stack):
     assert back.controller == common_pb2.SEAT_CONTROLLER_HUMAN and back.player_id
 
 
-def _as_service(stack) -> Remote:
-    remote = Remote(stack.address, addresses=stack.addresses)
-    remote.metadata = (("authorization", "Bearer " + Authority(
-        SECRETS["PARTIDA_TOKEN_SECRET"], SECRETS["PARTIDA_SERVICE_TOKEN_SECRET"], {}
-    ).service_token("matchmaking")),)
-    return remote
-
-
 def test_matches_created_together_are_each_created_or_refused_alone(stack):
     """CreateMatches (matchmaking's way to create the matches it forms together): each as
     CreateMatch would, a refused one taking nothing of the others with it."""
     alice, bob = player(stack), player(stack)
-    svc = _as_service(stack)
+    svc = as_service(stack)
 
     def new(request_id: str, game_id: str = "montanas", seats=(alice, bob)):
         return rules_pb2.CreateMatchRequest(

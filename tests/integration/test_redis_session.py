@@ -7,6 +7,7 @@ import uuid
 import pytest
 import redis
 
+from partida.devstack.servers import redis_server
 from partida.platform import jsonio
 from partida.rules.redis_session import PACK_FROM, RedisSessionStore
 from partida.rules.service import STREAM_WAIT_SECONDS
@@ -68,6 +69,23 @@ def test_deadlines_come_due_in_order(store):
     assert due == [b, a]
     store.set_deadline(a, 0)
     assert a not in store.due_deadlines(120.0, 10)
+
+
+def test_the_index_is_known_whole_until_the_store_comes_back_empty():
+    """What tells the rules service to put every unfinished match back in the deadline index
+    (Matches.restore_lost_index): a Redis flushed, or restarted without persistence."""
+    with redis_server() as url:
+        store = RedisSessionStore.from_url(url)
+        assert not store.index_whole()  # a new Redis: its index holds nothing yet
+        store.set_deadlines(["a", "b"], 100.0)
+        store.mark_index_whole()
+        assert store.index_whole() and store.due_deadlines(100.0, 10) == ["a", "b"]
+        redis.Redis.from_url(url).flushall()
+        assert not store.index_whole() and store.due_deadlines(100.0, 10) == []
+    memory = MemorySessionStore()  # the embedded server's: new with every process
+    assert not memory.index_whole()
+    memory.mark_index_whole()
+    assert memory.index_whole()
 
 
 def test_sessions_share_a_hash_tag_and_expire_when_idle(redis_url):

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 
 from partida.persistence import convert, models, records, validate
 from partida.persistence.records import Page
-from partida.persistence.store import PersistenceStore
+from partida.persistence.store import UNFINISHED_PAGE, PersistenceStore
 from partida.platform import metrics
 from partida.platform.auth import Authority, Principal, require_player, require_service
 from partida.platform.batch_calls import answer_each
@@ -183,6 +183,14 @@ class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
         if record is None:
             return pb.FindLogRecordResponse(found=False)
         return pb.FindLogRecordResponse(found=True, record=convert.record_pb(record))
+
+    def ListUnfinishedMatches(self, request: pb.ListUnfinishedMatchesRequest,
+                              context: Any) -> pb.ListUnfinishedMatchesResponse:
+        require_service(caller())
+        after = validate.identifier("after_match_id", request.after_match_id, required=False)
+        size = request.page_size or UNFINISHED_PAGE
+        return pb.ListUnfinishedMatchesResponse(
+            match_ids=self._store.unfinished_matches(after, size))
 
     def ListFinishedMatches(self, request: pb.ListFinishedMatchesRequest,
                             context: Any) -> pb.ListFinishedMatchesResponse:

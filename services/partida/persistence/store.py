@@ -68,6 +68,9 @@ _UPDATE_RATING = (sa.update(_RATINGS)
 _EXISTS, _ALONE = object(), object()
 
 
+UNFINISHED_PAGE = 1000  # most ids of unfinished matches listed at once
+
+
 class _Refused(Exception):
     """A set-up in a batch of starts was refused: the batch is undone."""
 
@@ -391,6 +394,16 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
             row = s.scalars(sa.select(models.LogRecord).filter_by(
                 match_id=match_id, request_id=request_id)).one_or_none() if request_id else None
             return rows.log_record(row) if row else None
+
+    def unfinished_matches(self, after_match_id: str = "", limit: int = 1000) -> list[str]:
+        """The ids of the matches not finished, in id order, after `after_match_id`."""
+        if not 1 <= limit <= UNFINISHED_PAGE:
+            raise InvalidArgument(f"page_size must be from 1 to {UNFINISHED_PAGE}")
+        with self._read.begin() as s:
+            return list(s.scalars(
+                sa.select(models.Match.match_id)
+                .where(models.Match.finished_at.is_(None), models.Match.match_id > after_match_id)
+                .order_by(models.Match.match_id).limit(limit)))
 
     # Listings, newest first.
 

@@ -218,7 +218,7 @@ def _rules(cfg: Settings, auth: Authority, store: Any | None,
         bots.bind(matches)
     regs.append(Registration("partida.v1.RulesService", RulesServicer(matches, bot_names),
                              rules_pb2_grpc.add_RulesServiceServicer_to_server))
-    proc.loops.append(_every(0.5, matches.expire_decisions))
+    proc.loops.append(_every(0.5, matches.watch_clocks))
     proc.parts["matches"] = matches
     return matches
 

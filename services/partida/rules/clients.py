@@ -189,6 +189,10 @@ class LedgerClient(ServiceClient):
             match_id=match_id, request_id=request_id))
         return record_from_proto(r.record) if r.found else None
 
+    def unfinished_matches(self, after_match_id: str, limit: int) -> list[str]:
+        return list(self.call("ListUnfinishedMatches", persistence_pb2.ListUnfinishedMatchesRequest(
+            after_match_id=after_match_id, page_size=limit)).match_ids)
+
     def player_matches(self, player_id: str, page_size: int, page_token: str) -> MatchPage:
         r = self.call("GetPlayerHistory", persistence_pb2.GetPlayerHistoryRequest(
             player_id=player_id, page_size=page_size, page_token=page_token))

@@ -98,6 +98,9 @@ class LocalLedger:
         found = self.store.find_log_record(match_id, request_id)
         return None if found is None else from_record(found)
 
+    def unfinished_matches(self, after_match_id: str, limit: int) -> list[str]:
+        return self.store.unfinished_matches(after_match_id, limit)
+
     def player_matches(self, player_id: str, page_size: int, page_token: str) -> MatchPage:
         page = self.store.player_history(player_id, page_size, page_token)
         return MatchPage([from_match(m) for m in page.matches], page.next_page_token)

@@ -8,6 +8,7 @@ compare-and-set. See ARCHITECTURE.md, "A match's life".
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
 import secrets
 import threading
@@ -58,7 +59,11 @@ from partida.rules.session import SeatMeta, Session, SessionStore, Wake
 # again (its task may have died with a worker). Repeats are harmless: a turn's request id is
 # fixed by the match version and seat.
 BOT_RETRY_SECONDS = 10.0
+# Unfinished matches asked of the ledger at once when the index is put back (the most
+# ListUnfinishedMatches gives).
+RESTORE_PAGE = 1000
 
+log = logging.getLogger(__name__)
 
 _NOT_KEPT = ("next_actions", "next_default", "next_view")
 
@@ -366,6 +371,37 @@ class Matches:
             self._after_commit(s, game, state)
             self._index(s, game, state, self.clock())  # a bot now to act is watched
             return meta
+
+    def watch_clocks(self) -> int:
+        """The background round of every replica: apply what has fallen due, then put back a
+        lost index (its matches are due in the next round). In that order, a ledger that
+        cannot list the matches (an older persistence service) stops no clock."""
+        applied = self.expire_decisions()
+        self.restore_lost_index()
+        return applied
+
+    def restore_lost_index(self, page: int = RESTORE_PAGE) -> int:
+        """A session store that came back empty lost the index of deadlines and bot turns with
+        the sessions (and a Redis broker, the queued bot turns): a match nobody reads would
+        stay where it was, its clock never running out, its bot never asked again. Every
+        unfinished match is then put back in the index as due now, and `expire_decisions`
+        rebuilds each from its log and carries on from there (a found-early entry is
+        re-armed, so a match with nothing due costs one rebuild). Several replicas may do it
+        at once, harmlessly. Returns how many matches were put back."""
+        if self.sessions.index_whole():
+            return 0
+        now, after, restored = self.clock(), "", 0
+        while True:
+            found = self.ledger.unfinished_matches(after, page)
+            self.sessions.set_deadlines(found, now)
+            restored += len(found)
+            if len(found) < page:
+                break
+            after = found[-1]
+        self.sessions.mark_index_whole()  # last: a replica that dies before leaves it to others
+        if restored:
+            log.info("put %d unfinished matches back in the deadline index", restored)
+        return restored
 
     def expire_decisions(self, limit: int = 100) -> int:
         """Apply the default action of every seat whose decision deadline has passed, and

@@ -68,6 +68,9 @@ class Ledger(Protocol):
 
     def find_entry(self, match_id: str, request_id: str) -> LogEntry | None: ...
 
+    def unfinished_matches(self, after_match_id: str, limit: int) -> list[str]:
+        """Up to `limit` ids of matches not finished, in id order, after `after_match_id`."""
+
     def player_matches(self, player_id: str, page_size: int, page_token: str) -> MatchPage: ...
 
 

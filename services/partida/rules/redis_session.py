@@ -8,6 +8,8 @@
                        an action without events adds a mark "<last seq>-<version>" instead,
                        so that streams waiting on the match wake up
   partida:deadlines    sorted set                decision deadlines (match id by time)
+  partida:deadlines:whole   string               set once the index holds every live match;
+                       gone with the rest when Redis comes back empty (restored_lost_index)
 
 Every key of a match expires when the match has been idle for `idle_ttl` seconds, or
 `finished_ttl` seconds after its end (see session).
@@ -33,6 +35,7 @@ from partida.rules.session import (
 )
 
 DEADLINES = "partida:deadlines"
+INDEX_WHOLE = "partida:deadlines:whole"
 # The longest an event read may block. The client's socket read timeout is set above it:
 # redis-py's default (5 s) equalled the stream wait, so a quiet stream failed on a timeout.
 MAX_WAIT_SECONDS = 20.0
@@ -206,6 +209,16 @@ class RedisSessionStore:
             self.r.zadd(DEADLINES, {match_id: when})
         else:
             self.r.zrem(DEADLINES, match_id)
+
+    def set_deadlines(self, match_ids: list[str], when: float) -> None:
+        if match_ids:
+            self.r.zadd(DEADLINES, dict.fromkeys(match_ids, when))
+
+    def index_whole(self) -> bool:
+        return bool(self.r.exists(INDEX_WHOLE))
+
+    def mark_index_whole(self) -> None:
+        self.r.set(INDEX_WHOLE, 1)
 
     def due_deadlines(self, now: float, limit: int) -> list[str]:
         return [m.decode() for m in self.r.zrangebyscore(DEADLINES, 0, now, start=0, num=limit)]

@@ -153,7 +153,16 @@ class SessionStore(Protocol):
 
     def set_deadline(self, match_id: str, when: float) -> None: ...
 
+    def set_deadlines(self, match_ids: list[str], when: float) -> None: ...
+
     def due_deadlines(self, now: float, limit: int) -> list[str]: ...
+
+    def index_whole(self) -> bool:
+        """Whether the deadline index still holds every live match: False once the store
+        has come back empty (a Redis restarted without persistence or flushed, an embedded
+        server restarted), until `mark_index_whole`."""
+
+    def mark_index_whole(self) -> None: ...
 
 
 class MemorySessionStore:
@@ -175,6 +184,7 @@ class MemorySessionStore:
             lambda: deque(maxlen=EVENTS_KEPT))
         self._requests: dict[str, tuple[str, str]] = {}  # match -> last (request id, response)
         self._deadlines: dict[str, float] = {}
+        self._index_whole = False  # a new process knows none of the matches in play
 
     def load(self, match_id: str) -> Session | None:
         with self._lock:
@@ -273,6 +283,16 @@ class MemorySessionStore:
                 self._deadlines[match_id] = when
             else:
                 self._deadlines.pop(match_id, None)
+
+    def set_deadlines(self, match_ids: list[str], when: float) -> None:
+        with self._lock:
+            self._deadlines.update(dict.fromkeys(match_ids, when))
+
+    def index_whole(self) -> bool:
+        return self._index_whole
+
+    def mark_index_whole(self) -> None:
+        self._index_whole = True
 
     def due_deadlines(self, now: float, limit: int) -> list[str]:
         with self._lock:

@@ -24,6 +24,7 @@ from tests.unit.persistence.support import (
     SEED,
     a_match,
     action,
+    finished,
     race,
     serving,
     setup_record,
@@ -138,6 +139,12 @@ BAD_REQUESTS = {
     "wrong seed": ("FinishMatch", finish_request(dice_seed=b"\x00" * 32)),
     "no request id": ("FindLogRecord", pb.FindLogRecordRequest(match_id="m1")),
     "page too big": ("ListFinishedMatches", pb.ListFinishedMatchesRequest(page_size=101)),
+    "unfinished page too big": ("ListUnfinishedMatches",
+                                pb.ListUnfinishedMatchesRequest(page_size=1001)),
+    "negative unfinished page": ("ListUnfinishedMatches",
+                                 pb.ListUnfinishedMatchesRequest(page_size=-1)),
+    "unfinished after a bad id": ("ListUnfinishedMatches",
+                                  pb.ListUnfinishedMatchesRequest(after_match_id="x" * 129)),
     "negative page": ("ListFinishedMatches", pb.ListFinishedMatchesRequest(page_size=-1)),
     "forged token": ("ListFinishedMatches", pb.ListFinishedMatchesRequest(page_token="x!")),
     "history of no one": ("GetPlayerHistory", pb.GetPlayerHistoryRequest()),
@@ -156,6 +163,7 @@ WRITES = {
     "AppendLog": append_request(action(2)),
     "FinishMatch": finish_request(),
     "FindLogRecord": pb.FindLogRecordRequest(match_id="m1", request_id="req-1"),
+    "ListUnfinishedMatches": pb.ListUnfinishedMatchesRequest(),
 }
 READS = {
     "ListFinishedMatches": pb.ListFinishedMatchesRequest(),
@@ -257,6 +265,15 @@ class PersistenceServiceBehaviours(ServedPersistence):
             page_size=2, page_token=first.next_page_token), metadata=PLAYER)
         assert [m.match_id for m in [*first.matches, *rest.matches]] == ["m2", "m1", "m0"]
         assert rest.next_page_token == ""
+
+    def test_unfinished_matches_are_listed_for_services(self, stub, store, m1):
+        started(store, a_match("m2"))
+        finished(store, a_match("m0"))
+        listed = stub.ListUnfinishedMatches(pb.ListUnfinishedMatchesRequest(), metadata=SERVICE)
+        assert list(listed.match_ids) == ["m1", "m2"]
+        rest = stub.ListUnfinishedMatches(pb.ListUnfinishedMatchesRequest(
+            after_match_id="m1", page_size=1), metadata=SERVICE)
+        assert list(rest.match_ids) == ["m2"]
 
     @pytest.mark.parametrize("case", BAD_REQUESTS)
     def test_bad_input_is_invalid_and_writes_nothing(self, stub, store, m1, case):

@@ -523,6 +523,21 @@ class ListingBehaviours:
         for size in (0, 101):
             with pytest.raises(InvalidArgument):
                 store.list_finished("", size)
+        for size in (0, 1001):
+            with pytest.raises(InvalidArgument):
+                store.unfinished_matches("", size)
+
+    def test_unfinished_matches_are_listed_by_id_page_by_page(self, store):
+        """What a rules service whose session store came back empty puts back in its index
+        of deadlines."""
+        self._finish_many(store, 2)
+        for match_id in ("u3", "u1", "u2"):
+            started(store, a_match(match_id))
+        store.record_match(a_match("u0"))  # recorded, its set-up not yet: unfinished too
+        assert store.unfinished_matches("", 2) == ["u0", "u1"]
+        assert store.unfinished_matches("u1", 2) == ["u2", "u3"]
+        assert store.unfinished_matches("u3", 2) == []
+        assert store.unfinished_matches() == ["u0", "u1", "u2", "u3"]
 
     def test_player_history_lists_every_match_of_the_player_once(self, store):
         self._finish_many(store, 3)

@@ -2,6 +2,8 @@
 after BOT_RETRY_SECONDS, and again while it stays untaken; a turn taken in time is not.
 (ARCHITECTURE.md, "A match's life": bots act through the same write path as players.)"""
 
+import time
+
 import pytest
 
 from partida.rules.ledger import LocalLedger
@@ -98,3 +100,39 @@ def test_a_decision_kept_by_a_worker_that_then_died_is_queued_after_the_retry_ti
     clock.now += BOT_RETRY_SECONDS + 0.1
     matches.expire_decisions()
     assert bots.queued[-1] == (s.match_id, seat, version)
+
+
+def test_an_index_lost_with_the_session_store_is_put_back_from_the_ledger(store, clock):
+    """A session store that comes back empty (Redis restarted without persistence or flushed,
+    the embedded server restarted) loses the index of deadlines and bot turns too. Matches
+    nobody reads go on: their clocks run out and their bots are asked again (issue 3, turn
+    timers; ARCHITECTURE.md, "A match's life", 5)."""
+    clock.now = time.time()  # a rebuilt decision dates from its record, stamped by the database
+    before = Matches(MemorySessionStore(), LocalLedger(store), Dice(store), LosingScheduler(),
+                     clock=clock)
+    bots_turn = _bot_first(before)
+    clocked = new_match(before, decision_timeout=30)  # Alice (seat 0) to act, on a 30 s clock
+    unclocked = new_match(before)  # two humans, no clock: nothing to wake for
+    over = new_match(before)
+    before.resign(over.match_id, 0, rid(), ALICE)
+
+    bots = LosingScheduler()  # the same records, an empty session store
+    after = Matches(MemorySessionStore(), LocalLedger(store), Dice(store), bots, clock=clock)
+    clock.now += 60  # the clock has run out, and the bot's turn is long overdue
+    assert after.expire_decisions() == 0 and bots.queued == []  # nothing known to be due
+    after.watch_clocks()  # puts the index back
+    assert after.watch_clocks() == 1  # Alice's default is applied
+    assert after.session(clocked.match_id).version == 1
+    assert [q[0] for q in bots.queued] == [bots_turn.match_id]
+    assert after.session(unclocked.match_id).version == 0  # rebuilt and left as it was
+    due = after.sessions.due_deadlines(clock.now + 3600, 10)
+    assert unclocked.match_id not in due and over.match_id not in due
+    assert after.restore_lost_index() == 0  # once only: the index is whole again
+
+
+def test_the_lost_index_is_put_back_page_by_page(store, clock):
+    before = Matches(MemorySessionStore(), LocalLedger(store), Dice(store), clock=clock)
+    made = sorted(new_match(before).match_id for _ in range(5))
+    after = Matches(MemorySessionStore(), LocalLedger(store), Dice(store), clock=clock)
+    assert after.restore_lost_index(page=2) == 5
+    assert sorted(after.sessions.due_deadlines(clock.now, 10)) == made
