@@ -42,7 +42,7 @@ def mm(redis_url):
     creator = RecordingCreator()
     matcher = Matcher(store, creator, Policy(catalog_of(_games())), workers=2)
     yield SimpleNamespace(stub=MatchmakingServiceStub(channel), store=store, creator=creator,
-                          matcher=matcher,
+                          matcher=matcher, redis=redis.Redis.from_url(redis_url),
                           keys=lambda: redis.Redis.from_url(redis_url).keys(f"{prefix}:*"))
     channel.close()
     server.stop(0)
@@ -152,6 +152,20 @@ def test_watch_ends_with_a_cancel(mm):
     next(stream)
     mm.stub.CancelTicket(pb.CancelTicketRequest(ticket_id=t.ticket_id), metadata=auth("ann"))
     assert [m.ticket.status for m in stream] == [CANCELLED]
+
+
+def test_a_watch_whose_ticket_is_lost_ends_with_not_found(mm):
+    """A Redis flushed, or restarted without persistence, loses the searching tickets: their
+    watchers are told so, instead of seeing their stream end as if all were well."""
+    t = create(mm, "ann")
+    stream = mm.stub.WatchTicket(pb.WatchTicketRequest(ticket_id=t.ticket_id),
+                                 metadata=auth("ann"), timeout=10)
+    assert next(stream).ticket.status == SEARCHING
+    mm.redis.delete(*mm.keys())
+    with pytest.raises(grpc.RpcError) as e:
+        next(stream)
+    assert e.value.code() == grpc.StatusCode.NOT_FOUND
+    assert "open a new ticket" in e.value.details()
 
 
 def test_watch_stops_when_the_client_goes_away(mm):

@@ -194,7 +194,13 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
         has gone."""
         context.add_callback(changes.wake)  # the call ending wakes the wait
         last = None
-        while t is not None and context.is_active():  # None: forgotten after its retention
+        ticket_id = t.ticket_id if t is not None else ""
+        while context.is_active():
+            if t is None:  # gone before it was final: the store came back empty (a Redis
+                # restarted without persistence, or flushed), which a stream ending as if all
+                # were well would hide from the player
+                raise errors.NotFound(f"ticket {ticket_id!r} is lost: the matchmaking store "
+                                      "no longer holds it; open a new ticket")
             ticket = to_proto(t)
             if ticket != last:  # claims come and go unseen: same public form
                 yield ticket
