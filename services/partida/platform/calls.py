@@ -17,6 +17,7 @@ import grpc
 from partida.platform import metrics
 from partida.platform.auth import Authority, Principal
 from partida.platform.errors import ResourceExhausted, ServiceError, Unauthenticated
+from partida.platform.outages import out_of_reach
 from partida.platform.ratelimit import RateLimiter
 from partida.platform.stream_slots import StreamSlots
 from partida.platform.validation import MAX_ID
@@ -239,13 +240,19 @@ class CallContextInterceptor(PerMethod):
 
 
 def _unexpected(context: grpc.ServicerContext, e: Exception) -> None:
-    """Ends a call that failed with an exception no refusal names (a bug, a library's error):
-    INTERNAL with the request id to quote, logged here in full. Left to gRPC, the call would
+    """Ends a call that failed with an exception no refusal names: UNAVAILABLE when a store
+    was out of reach (platform.outages), else (a bug, a library's error) INTERNAL with the
+    request id to quote, logged here in full. Left to gRPC, the call would
     answer UNKNOWN "Exception calling application: <the exception's text>", showing the
     client whatever that text holds (paths, SQL, keys, hidden state). A status the call set
     itself before raising (context.abort, as the front door's pass-through does) is kept."""
     if context.code() is not None:
         raise e
+    gone = out_of_reach(e)
+    if gone is not None:  # not a bug: the caller may retry (the cause's text is left out of
+        # the log, as it may quote a statement)
+        log.warning("%s is out of reach (%s)", gone, type(e).__name__)
+        context.abort(grpc.StatusCode.UNAVAILABLE, f"{gone} is out of reach; retry")
     log.error("unexpected failure", exc_info=e)
     rid = request_id_var.get()  # the client's own, or one made up: quoted only if sound
     quoted = f"; request id {rid}" if 0 < len(rid) <= MAX_ID and rid.isprintable() else ""

@@ -1,0 +1,81 @@
+"""A store out of reach is an outage, not a bug: calls that meet one answer UNAVAILABLE (retry),
+not INTERNAL, change nothing, and go through once the store is back (ARCHITECTURE.md,
+"Security": a clear status for every failed request; issue 3, nothing acknowledged lost)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+from pathlib import Path
+
+import grpc
+import pytest
+
+from partida.devstack.servers import start_postgres, start_redis, stop
+from partida.devstack.stack import Stack
+from partida.v1 import persistence_pb2
+from tests.e2e.play import player, seat_in_match, wait_for_turn
+from tests.integration.test_health import SERVING, process, wait_for
+
+
+def _port(url: str) -> int:
+    return int(url.rsplit(":", 1)[1].split("/")[0])
+
+
+def _stop_postgres(folder: Path, proc: subprocess.Popen) -> None:
+    """A fast shutdown, which ends the connections the server holds (as a crash or a restart
+    would); the smart one `stop` asks for waits until its clients leave."""
+    pid = int((folder / "data" / "postmaster.pid").read_text().split()[0])
+    os.kill(pid, signal.SIGINT)
+    proc.wait(30)
+
+
+def _refused(call) -> grpc.RpcError:
+    with pytest.raises(grpc.RpcError) as e:
+        call()
+    return e.value
+
+
+def test_a_store_out_of_reach_answers_unavailable_and_the_call_goes_through_once_back(
+        tmp_path):
+    (tmp_path / "redis").mkdir()
+    pg_folder = Path(tempfile.mkdtemp(prefix="partida-outage-pg-"))  # one PostgreSQL can enter
+    redis_proc, redis_url = start_redis(tmp_path / "redis")
+    pg_proc, pg_url = start_postgres(pg_folder)
+    try:
+        with process("all", tmp_path, PARTIDA_REDIS_URL=redis_url,
+                     PARTIDA_DATABASE_URL=pg_url) as (address, proc):
+            wait_for(address, SERVING, proc)
+            alice = player(Stack({"rules": address}, {}, tmp_path))
+            match_id, seat = seat_in_match(alice)
+            version, _ = wait_for_turn(alice, match_id, seat)
+            legal = alice.legal(match_id, seat)
+
+            stop(redis_proc)  # the live sessions
+            gone = _refused(lambda: alice.view(match_id, seat))
+            assert gone.code() == grpc.StatusCode.UNAVAILABLE, gone.details()
+            assert gone.details() == "the session store is out of reach; retry"
+            redis_proc = start_redis(tmp_path / "redis", port=_port(redis_url))[0]
+            assert alice.view(match_id, seat)[0] == version
+
+            _stop_postgres(pg_folder, pg_proc)  # the durable record
+            gone = _refused(lambda: alice.submit(match_id, seat, legal.version, "once",
+                                                 legal.default_action_id))
+            assert gone.code() == grpc.StatusCode.UNAVAILABLE, gone.details()
+            gone = _refused(lambda: alice.call(
+                alice.persistence, "ListFinishedMatches",
+                persistence_pb2.ListFinishedMatchesRequest()))
+            assert gone.code() == grpc.StatusCode.UNAVAILABLE, gone.details()
+            assert gone.details() == "the database is out of reach; retry"
+            assert alice.view(match_id, seat)[0] == version  # nothing was applied
+            pg_proc = start_postgres(pg_folder, port=_port(pg_url))[0]
+            done = alice.submit(match_id, seat, legal.version, "once", legal.default_action_id)
+            assert done.version == legal.version + 1
+            assert proc.poll() is None
+    finally:
+        stop(redis_proc)
+        stop(pg_proc)
+        shutil.rmtree(pg_folder, ignore_errors=True)
