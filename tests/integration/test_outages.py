@@ -9,15 +9,17 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 import grpc
 import pytest
 
 from partida.devstack.servers import start_postgres, start_redis, stop
-from partida.devstack.stack import Stack
+from partida.devstack.stack import BIN, Stack, service_env
 from partida.v1 import persistence_pb2
 from tests.e2e.play import player, seat_in_match, wait_for_turn
+from tests.e2e.test_resilience import _match_waiting_on
 from tests.integration.test_health import SERVING, process, wait_for
 
 
@@ -79,3 +81,49 @@ def test_a_store_out_of_reach_answers_unavailable_and_the_call_goes_through_once
         stop(redis_proc)
         stop(pg_proc)
         shutil.rmtree(pg_folder, ignore_errors=True)
+
+
+def test_an_action_stands_while_the_broker_is_down_and_its_bot_turn_follows(tmp_path):
+    """The bot turn an action leads to cannot be queued while the broker is down. The action
+    is durable, so it is acknowledged all the same; the deadline index queues the turn again
+    (BOT_RETRY_SECONDS) once the broker is back, and a worker plays it."""
+    for folder in ("sessions", "broker"):
+        (tmp_path / folder).mkdir()
+    sessions_proc, sessions_url = start_redis(tmp_path / "sessions")
+    broker_proc, broker_url = start_redis(tmp_path / "broker")
+    worker = None
+    try:
+        with process("all", tmp_path, PARTIDA_REDIS_URL=sessions_url,
+                     PARTIDA_BROKER_URL=broker_url.rsplit("/", 1)[0] + "/1",
+                     PARTIDA_DATABASE_URL=f"sqlite:///{tmp_path / 'partida.db'}") as \
+                (address, proc):
+            wait_for(address, SERVING, proc)
+            stack = Stack({"rules": address}, {}, tmp_path)
+            alice = player(stack)
+            match_id = _match_waiting_on(stack, alice, first_seat=0, clock_seconds=0)
+            stop(broker_proc)
+            while True:  # Alice plays until the bot is to act: that action queues its turn
+                legal = alice.legal(match_id, 0)
+                done = alice.submit(match_id, 0, legal.version, f"alice-{legal.version}",
+                                    legal.default_action_id)
+                assert done.version == legal.version + 1
+                if 1 in done.decision.seats:
+                    break
+            broker_proc = start_redis(tmp_path / "broker", port=_port(broker_url))[0]
+            with open(tmp_path / "worker.log", "ab") as log:
+                worker = subprocess.Popen(
+                    [str(BIN / "celery"), "-A", "partida.ai", "worker", "--pool", "threads",
+                     "--loglevel", "WARNING", "--without-heartbeat", "--without-gossip",
+                     "--without-mingle"],
+                    env=service_env(PARTIDA_BROKER_URL=broker_url.rsplit("/", 1)[0] + "/1",
+                                    PARTIDA_RULES_ADDRESS=address),
+                    stdout=log, stderr=subprocess.STDOUT)
+            deadline = time.monotonic() + 60
+            while alice.view(match_id, 0)[0] == done.version:
+                assert time.monotonic() < deadline, "the bot's turn was never played"
+                time.sleep(0.2)
+    finally:
+        if worker is not None:
+            stop(worker)
+        stop(broker_proc)
+        stop(sessions_proc)

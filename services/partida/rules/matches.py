@@ -554,8 +554,9 @@ class Matches:
                        kept: int | None = None) -> None:
         """listed: legal actions already listed for this state, by seat. kept: a seat whose
         decision the caller took on itself (keep_turn): not queued. A caller that fails goes
-        on from it when retried (ai.turns.Progress); should it die holding it, the deadline
-        index queues it after BOT_RETRY_SECONDS, as a lost turn."""
+        on from it when retried (ai.turns.Progress); should it die holding it, or the turn
+        not be queued at all (the broker out of reach), the deadline index queues it after
+        BOT_RETRY_SECONDS, as a lost turn."""
         if self.bots is None or s.status != "active":
             return
         to_act = game.to_act(state)
@@ -563,8 +564,14 @@ class Matches:
             if s.seats[seat].controller == "bot" and seat != kept:  # own view only
                 actions = (listed or {}).get(seat) or self._legal_actions(s, game, state, seat)
                 seen = SeatSnapshot(s.version, list(to_act), game.view(state, seat), actions)
-                self.bots.schedule(s.match_id, seat, s.version, s.game_id, s.seats[seat].bot,
-                                   seen)
+                try:
+                    self.bots.schedule(s.match_id, seat, s.version, s.game_id,
+                                       s.seats[seat].bot, seen)
+                except Exception:  # the broker out of reach: the action that led here stands,
+                    # durable, and the deadline index queues the turn again (_index)
+                    log.warning("the bot turn of seat %d in match %s could not be queued; it "
+                                "is asked again after %g s", seat, s.match_id,
+                                BOT_RETRY_SECONDS, exc_info=True)
 
     # ----- spectators ---------------------------------------------------------------------
     def _advance_spectator(self, s: Session, game: Game, entry: LogEntry) -> None:

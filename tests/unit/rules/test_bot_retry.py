@@ -136,3 +136,35 @@ def test_the_lost_index_is_put_back_page_by_page(store, clock):
     after = Matches(MemorySessionStore(), LocalLedger(store), Dice(store), clock=clock)
     assert after.restore_lost_index(page=2) == 5
     assert sorted(after.sessions.due_deadlines(clock.now, 10)) == made
+
+
+class DownScheduler(LosingScheduler):
+    """A broker out of reach: queueing fails, until it is back."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.down = True
+
+    def schedule(self, match_id: str, seat: int, version: int, game_id: str, bot: str,
+                 seen: object = None) -> None:
+        if self.down:
+            raise ConnectionError("the broker is out of reach")
+        super().schedule(match_id, seat, version, game_id, bot, seen)
+
+
+def test_an_action_stands_when_its_bot_turn_cannot_be_queued(store, clock):
+    bots = DownScheduler()
+    matches = Matches(MemorySessionStore(), LocalLedger(store), Dice(store), bots, clock=clock)
+    s = new_match(matches, players=("alice",), bots=("heuristic",))  # Alice first
+    while True:  # Alice plays until the bot is to act: that action's queueing fails
+        session, _, default, _ = matches.legal(s.match_id, 0, ALICE)
+        version = session.version
+        result = matches.submit(s.match_id, 0, version, rid(), default, ALICE)
+        assert result.version == version + 1  # acknowledged all the same
+        if 1 in result.to_act:
+            break
+    assert bots.queued == []
+    bots.down = False
+    clock.now += BOT_RETRY_SECONDS + 0.1
+    matches.expire_decisions()
+    assert bots.queued == [(s.match_id, 1, result.version)]
