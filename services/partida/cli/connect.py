@@ -52,8 +52,9 @@ def refusal(e: grpc.RpcError) -> str:
 
 
 def ends_cleanly(command: Callable[P, R]) -> Callable[P, R]:
-    """A `partida client` command whose failed calls (server gone, match unknown, call
-    refused) and Ctrl-C end it with one line on stderr and a non-zero exit, no traceback."""
+    """A command whose failed calls (server gone, match unknown, call refused) and Ctrl-C,
+    at a prompt or anywhere else, end it with one line on stderr and a non-zero exit (130
+    for Ctrl-C), no traceback."""
     @functools.wraps(command)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
         try:

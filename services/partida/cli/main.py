@@ -11,6 +11,7 @@ import typer
 from rich.table import Table
 
 from partida.cli.bots import available_bots
+from partida.cli.connect import ends_cleanly
 from partida.cli.match import LocalMatch, new_record
 from partida.cli.play import BotSeat, LocalPlay, StepLimit
 from partida.cli.render import renderer_for
@@ -40,6 +41,7 @@ def _game(term: Terminal, game_id: str) -> Game[Any]:
 
 
 @app.command()
+@ends_cleanly
 def play(
     game: Annotated[str, typer.Argument(help="Game id (see `partida games`).")],
     scenario: Annotated[str | None, typer.Option(
@@ -116,6 +118,7 @@ def _save(term: Terminal, path: Path, record: MatchRecord) -> None:
 
 
 @app.command()
+@ends_cleanly
 def replay(
     file: Annotated[Path, typer.Argument(help="A match record saved by `partida play --save`.")],
     step: Annotated[bool, typer.Option(

@@ -26,10 +26,11 @@ class Terminal:
                        soft_wrap=True)
 
     def read_line(self, prompt: str) -> str | None:
-        """One line of input; None at end of input or on Ctrl-C."""
+        """One line of input; None at the end of input. Ctrl-C is left to interrupt the
+        command (cli.connect.ends_cleanly: exit 130), as it does anywhere else."""
         try:
             return self.out.input(prompt, markup=False)
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             self.out.print()
             return None
 

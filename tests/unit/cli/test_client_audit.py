@@ -3,6 +3,7 @@ server in this process (or none at all), through the typer app or as a subproces
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -16,12 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from partida.cli.main import app
 from partida.cli.prompt import parse_choice
 from partida.cli.remote import Remote
 from partida.cli.render import renderer_for
+from partida.cli.terminal import Terminal
 from partida.devstack.stack import API_KEY, Stack
 from partida.engine import Event
 from tests.e2e.play import play_to_end, player, seat_in_match
@@ -168,16 +171,23 @@ def test_ctrl_c_while_watching_ends_with_one_line(server, live_match):
     seats) ended it with a KeyboardInterrupt traceback; it says 'interrupted', exit 130."""
     env = {**os.environ, "PARTIDA_SERVER": server, "PARTIDA_API_KEY": API_KEY,
            "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([PARTIDA, "client", "watch", live_match[0]], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # Its first line comes from the feed: it is about to wait on a human seat.
+    _interrupted_after_its_first_line([PARTIDA, "client", "watch", live_match[0]], env)
+
+
+def _interrupted_after_its_first_line(command: list[str], env: dict[str, str] | None = None
+                                      ) -> None:
+    """Runs `command`, presses Ctrl-C once it has printed its first line (it is running then,
+    not still importing, which a loaded machine makes slow), and checks that it ends with one
+    line and exit 130."""
+    proc = subprocess.Popen(command, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
     try:
-        # Its first line comes from the feed: the command is running (not still importing,
-        # which a loaded machine makes slow) and about to wait on a human seat.
         ready, _, _ = select.select([proc.stdout], [], [], 60)
         assert ready and proc.stdout is not None and proc.stdout.readline(), proc.communicate()
         assert proc.poll() is None, proc.communicate()
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        _, err = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -214,3 +224,27 @@ def test_watching_a_finished_match_names_what_its_events_refer_to(server):
     output, unnamed = _told_of_a_finished_match(server, "watch")
     assert unnamed == [], unnamed[:5]
     assert output.rstrip().endswith("The match is over.")
+
+
+class _Keyboard(Console):
+    """A terminal whose reader presses `key` at the prompt: Ctrl-C or the end of input."""
+
+    def __init__(self, key: type[BaseException]) -> None:
+        super().__init__(file=io.StringIO())
+        self.key = key
+
+    def input(self, *args: Any, **kwargs: Any) -> str:
+        raise self.key()
+
+
+def test_ctrl_c_at_the_prompt_interrupts_and_the_end_of_input_quits():
+    """Ctrl-C at a prompt counted as quitting (exit 0), unlike Ctrl-C anywhere else (exit
+    130, test_ctrl_c_while_watching_ends_with_one_line); the end of input still quits."""
+    with pytest.raises(KeyboardInterrupt):
+        Terminal(out=_Keyboard(KeyboardInterrupt)).read_line("> ")
+    assert Terminal(out=_Keyboard(EOFError)).read_line("> ") is None
+
+
+def test_ctrl_c_in_a_local_match_ends_with_one_line():
+    """`partida play` (a match on this machine) ended a Ctrl-C with a traceback."""
+    _interrupted_after_its_first_line([PARTIDA, "play", "montanas", "--no-pause"])
