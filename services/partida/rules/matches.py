@@ -59,6 +59,9 @@ from partida.rules.session import SeatMeta, Session, SessionStore, Wake
 # again (its task may have died with a worker). Repeats are harmless: a turn's request id is
 # fixed by the match version and seat.
 BOT_RETRY_SECONDS = 10.0
+# A match whose clock round failed (its log unreadable for now, a service it needs out of
+# reach) is tried again after this long, the other matches' clocks going on meanwhile.
+RETRY_FAILED_SECONDS = 5.0
 # Unfinished matches asked of the ledger at once when the index is put back (the most
 # ListUnfinishedMatches gives).
 RESTORE_PAGE = 1000
@@ -410,27 +413,37 @@ class Matches:
         applied = 0
         now = self.clock()
         for match_id in self.sessions.due_deadlines(now, limit):
-            with self._lock(match_id):
-                s = self._session(match_id, required=False)
-                if s is None or s.status != "active":
-                    self.sessions.set_deadline(match_id, 0)
-                    continue
-                game = self._game(s.game_id)
-                state = game.state_from_dict(s.state)
-                if not s.deadline or s.deadline > now:  # not timed out: found early
-                    if self._bot_to_act(s, game, state) and now - s.asked_at >= BOT_RETRY_SECONDS:
-                        self._schedule_bots(s, game, state)  # a repeat is harmless
-                    s.indexed = 0.0  # what the index holds is past: index afresh
-                    self._index(s, game, state, now)
-                    if not s.indexed:
-                        self.sessions.set_deadline(match_id, 0)
-                    continue
-                seat = game.to_act(state)[0]
-                with contextlib.suppress(Aborted, AlreadyExists):
-                    self._apply(s, seat, s.version, f"{TIMEOUT_PREFIX}{s.version}-{seat}",
-                                game.default_action(state, seat), "timeout")
-                    applied += 1
+            try:
+                applied += self._expire(match_id, now)
+            except Exception:  # this match alone: the other clocks go on
+                log.warning("the clock of match %s failed; it is tried again in %g s",
+                            match_id, RETRY_FAILED_SECONDS, exc_info=True)
+                self.sessions.set_deadline(match_id, now + RETRY_FAILED_SECONDS)
         return applied
+
+    def _expire(self, match_id: str, now: float) -> int:
+        """`expire_decisions` for one match due: 1 if a default was applied."""
+        with self._lock(match_id):
+            s = self._session(match_id, required=False)
+            if s is None or s.status != "active":
+                self.sessions.set_deadline(match_id, 0)
+                return 0
+            game = self._game(s.game_id)
+            state = game.state_from_dict(s.state)
+            if not s.deadline or s.deadline > now:  # not timed out: found early
+                if self._bot_to_act(s, game, state) and now - s.asked_at >= BOT_RETRY_SECONDS:
+                    self._schedule_bots(s, game, state)  # a repeat is harmless
+                s.indexed = 0.0  # what the index holds is past: index afresh
+                self._index(s, game, state, now)
+                if not s.indexed:
+                    self.sessions.set_deadline(match_id, 0)
+                return 0
+            seat = game.to_act(state)[0]
+            with contextlib.suppress(Aborted, AlreadyExists):
+                self._apply(s, seat, s.version, f"{TIMEOUT_PREFIX}{s.version}-{seat}",
+                            game.default_action(state, seat), "timeout")
+                return 1
+            return 0
 
     # ----- the one write path -------------------------------------------------------------
     def _apply(self, s: Session, seat: int, expected_version: int, request_id: str,
@@ -470,32 +483,46 @@ class Matches:
             if first is not None:
                 return self._result_of(s, first, seat)
             raise Aborted("another action was applied first; read the match again") from None
-        s.version, s.state, s.event_seq = version, state.to_dict(), s.event_seq + len(events)
-        s.buffer = [list(p) for p in rng.buffer]
-        outcome = game.outcome(state)
-        if outcome is not None:
-            s.status, s.outcome = "finished", outcome_dict(outcome)
-            s.seed = self.dice.reveal(s.match_id).hex()
-        self._advance_spectator(s, game, entry)
-        self._arm(s, game, state)
-        to_act = list(game.to_act(state))
-        result = Result(s.game_id, version, project(stored, seat), s.outcome, to_act,
-                        s.deadline, seat=seat)
-        listed: dict[int, list[Action]] = {}
-        if seat in to_act and kind != "resign":
-            listed[seat] = self._legal_actions(s, game, state, seat)
-            result.next_actions = [[a.id, a.description] for a in listed[seat]]
-            result.next_default = game.default_action(state, seat)
-            if keep_turn:
-                result.next_view = game.view(state, seat)
-        if outcome is not None:  # recorded before anyone can see the end in the session
-            self.ledger.finish_match(s.match_id, s.outcome or {}, bytes.fromhex(s.seed))
-        if not self.sessions.commit(s, expected_version, stored, request_id, result.to_json()):
-            self.sessions.invalidate(s.match_id)  # the log has it; the next read rebuilds
+        try:  # the action is durable: should what follows fail, the log says where it is
+            s.version, s.state, s.event_seq = version, state.to_dict(), s.event_seq + len(events)
+            s.buffer = [list(p) for p in rng.buffer]
+            outcome = game.outcome(state)
+            if outcome is not None:
+                s.status, s.outcome = "finished", outcome_dict(outcome)
+                s.seed = self.dice.reveal(s.match_id).hex()
+            self._advance_spectator(s, game, entry)
+            self._arm(s, game, state)
+            to_act = list(game.to_act(state))
+            result = Result(s.game_id, version, project(stored, seat), s.outcome, to_act,
+                            s.deadline, seat=seat)
+            listed: dict[int, list[Action]] = {}
+            if seat in to_act and kind != "resign":
+                listed[seat] = self._legal_actions(s, game, state, seat)
+                result.next_actions = [[a.id, a.description] for a in listed[seat]]
+                result.next_default = game.default_action(state, seat)
+                if keep_turn:
+                    result.next_view = game.view(state, seat)
+            if outcome is not None:  # recorded before anyone can see the end in the session
+                self.ledger.finish_match(s.match_id, s.outcome or {}, bytes.fromhex(s.seed))
+            if not self.sessions.commit(s, expected_version, stored, request_id, result.to_json()):
+                self.sessions.invalidate(s.match_id)  # the log has it; the next read rebuilds
+        except Exception:
+            self._rebuild_later(s.match_id)
+            raise
         self.on_applied(s.game_id, kind)
         kept = seat if result.next_view is not None else None
         self._after_commit(s, game, state, listed, kept)
         return result
+
+    def _rebuild_later(self, match_id: str) -> None:
+        """After a durable append whose session could not follow (the dice or persistence out
+        of reach while closing the match, ...): the session goes, and the clock round rebuilds
+        the match from its log in RETRY_FAILED_SECONDS, closing it if the action ended it,
+        should nobody read it first. Should the store be out of reach too, a session left
+        behind is found stale at the next append."""
+        with contextlib.suppress(Exception):
+            self.sessions.invalidate(match_id)
+            self.sessions.set_deadline(match_id, self.clock() + RETRY_FAILED_SECONDS)
 
     def _legal_actions(self, s: Session, game: Game, state: Any, seat: int) -> list[Action]:
         """`seat`'s legal actions in `state`, which must be the logged state of `s.version`:

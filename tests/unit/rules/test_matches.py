@@ -1,6 +1,7 @@
 """The rules service's logic over real in-process parts (ARCHITECTURE.md, "A match's life")."""
 
 import hashlib
+import time
 
 import pytest
 
@@ -12,9 +13,10 @@ from partida.platform.errors import (
     InvalidArgument,
     NotFound,
     PermissionDenied,
+    Unavailable,
 )
 from partida.rules.ledger import LocalLedger, to_match
-from partida.rules.matches import Matches
+from partida.rules.matches import RETRY_FAILED_SECONDS, Matches
 from partida.rules.session import MemorySessionStore
 
 from .conftest import ALICE, BOB, BOTS, new_match, play_defaults, rid
@@ -197,6 +199,73 @@ def test_later_deadlines_leave_the_index_early_and_an_early_entry_is_re_armed(ma
     clock.now = real + 1
     assert matches.expire_decisions() == 1
     assert matches.session(s.match_id).version == version + 1
+
+
+class PatchyLedger(LocalLedger):
+    """The durable record, but the logs of the `unreadable` matches cannot be read (a
+    persistence replica's hiccup, a log the engine cannot replay)."""
+
+    def __init__(self, store) -> None:
+        super().__init__(store)
+        self.unreadable: set[str] = set()
+
+    def load_match(self, match_id):
+        if match_id in self.unreadable:
+            raise Unavailable("the log cannot be read just now")
+        return super().load_match(match_id)
+
+
+def test_a_match_whose_clock_fails_holds_up_no_other_clock(store, clock):
+    """The round that applies timed-out defaults stopped at the first match that failed, so
+    one match that could not be rebuilt stopped every clock of the replica after it, for as
+    long as it failed."""
+    clock.now = time.time()  # a rebuilt decision dates from its record, stamped by the database
+    ledger = PatchyLedger(store)
+    matches = Matches(MemorySessionStore(), ledger, Dice(store), clock=clock)
+    failing = new_match(matches, decision_timeout=10)
+    clock.now += 1
+    healthy = new_match(matches, decision_timeout=10)  # due after the failing one
+    matches.sessions.invalidate(failing.match_id)  # to be rebuilt from a log...
+    ledger.unreadable.add(failing.match_id)  # ...that cannot be read
+    clock.now += 20
+    assert matches.expire_decisions() == 1
+    assert matches.session(healthy.match_id).version == 1
+    # Tried again later, not in every round meanwhile; it times out once it can be read.
+    assert failing.match_id not in matches.sessions.due_deadlines(clock.now, 10)
+    ledger.unreadable.clear()
+    clock.now += RETRY_FAILED_SECONDS
+    assert matches.expire_decisions() == 1
+    assert matches.session(failing.match_id).version == 1
+
+
+class DownDice(Dice):
+    """Dice whose service is out of reach for reveals while `down`."""
+
+    down = False
+
+    def reveal(self, match_id: str) -> bytes:
+        if self.down:
+            raise Unavailable("the dice service is out of reach")
+        return super().reveal(match_id)
+
+
+def test_a_match_ended_while_the_dice_were_out_of_reach_is_closed_unread(store, clock):
+    """The action that ends a match is durable before the seed is revealed and the match
+    closed. Should either fail, the end was left to the next read: a match nobody read again
+    stayed open in the record, unrated, its seed never revealed."""
+    clock.now = time.time()  # a rebuilt decision dates from its record, stamped by the database
+    dice = DownDice(store)
+    matches = Matches(MemorySessionStore(), LocalLedger(store), dice, clock=clock)
+    s = new_match(matches)  # two humans, no clock: nothing else would wake the match
+    dice.down = True
+    with pytest.raises(Unavailable):
+        matches.resign(s.match_id, 1, rid(), BOB)
+    assert store.get_match(s.match_id).status == "active"
+    dice.down = False
+    clock.now += RETRY_FAILED_SECONDS
+    matches.expire_decisions()
+    assert store.get_match(s.match_id).status == "finished"
+    assert store.get_match(s.match_id).dice_seed
 
 
 def test_a_finished_match_leaves_the_deadline_index(matches, clock):
