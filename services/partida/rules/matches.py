@@ -424,7 +424,10 @@ class Matches:
     def _expire(self, match_id: str, now: float) -> int:
         """`expire_decisions` for one match due: 1 if a default was applied."""
         with self._lock(match_id):
-            s = self._session(match_id, required=False)
+            s = self.sessions.load(match_id)
+            rebuilt = s is None
+            if s is None:
+                s = self._session(match_id, required=False)
             if s is None or s.status != "active":
                 self.sessions.set_deadline(match_id, 0)
                 return 0
@@ -437,6 +440,10 @@ class Matches:
                 self._index(s, game, state, now)
                 if not s.indexed:
                     self.sessions.set_deadline(match_id, 0)
+                    if rebuilt:  # nothing to wake for, nobody reading it (an index put back
+                        # after a loss lists every unfinished match): the store stays as it
+                        # was, not holding an idle match for IDLE_TTL
+                        self.sessions.invalidate(match_id)
                 return 0
             seat = game.to_act(state)[0]
             with contextlib.suppress(Aborted, AlreadyExists):

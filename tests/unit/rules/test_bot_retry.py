@@ -124,7 +124,9 @@ def test_an_index_lost_with_the_session_store_is_put_back_from_the_ledger(store,
     assert after.watch_clocks() == 1  # Alice's default is applied
     assert after.session(clocked.match_id).version == 1
     assert [q[0] for q in bots.queued] == [bots_turn.match_id]
-    assert after.session(unclocked.match_id).version == 0  # rebuilt and left as it was
+    # Rebuilt, found with nothing to wake for, and not kept: nobody is playing it.
+    assert after.sessions.load(unclocked.match_id) is None
+    assert after.session(unclocked.match_id).version == 0
     due = after.sessions.due_deadlines(clock.now + 3600, 10)
     assert unclocked.match_id not in due and over.match_id not in due
     assert after.restore_lost_index() == 0  # once only: the index is whole again
