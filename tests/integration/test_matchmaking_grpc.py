@@ -10,7 +10,7 @@ import pytest
 import redis
 
 from partida.matchmaking.matcher import ConstantRatings, Matcher
-from partida.matchmaking.pools import Policy, catalog_of
+from partida.matchmaking.pools import Policy, catalog_of, form_matches
 from partida.matchmaking.service import MatchmakingServicer, registration
 from partida.matchmaking.store import RedisTicketStore
 from partida.platform.auth import Authority
@@ -244,6 +244,10 @@ class SlowCreator(RecordingCreator):
 
 @pytest.mark.parametrize("fail", [False, True])
 def test_cancel_during_a_claim_waits_for_its_outcome(mm, fail):
+    """A cancel waits (cancel_wait_seconds) for the claim to end. A creation that failed
+    keeps the claim (the match may have been made all the same; it is asked again later),
+    so the cancel is refused with ABORTED when the wait runs out; it used to go through,
+    the player perhaps seated in the match."""
     creator = SlowCreator()
     creator.fail_held = fail
     matcher = Matcher(mm.store, creator, Policy(catalog_of(_games())))
@@ -254,11 +258,33 @@ def test_cancel_during_a_claim_waits_for_its_outcome(mm, fail):
     assert creator.holding.wait(5)  # both tickets are claimed now
     threading.Timer(0.3, creator.go.set).start()
     cancel = pb.CancelTicketRequest(ticket_id=t.ticket_id)
-    if fail:  # the claim is released, then the cancel goes through
-        cancelled = mm.stub.CancelTicket(cancel, metadata=auth("ann")).ticket
-        assert cancelled.status == CANCELLED
+    if fail:  # perhaps made all the same: the claim is kept, asked again later
+        assert code_of(mm.stub.CancelTicket, cancel,
+                       metadata=auth("ann")) == grpc.StatusCode.ABORTED
     else:  # the match is made: too late to cancel
         assert code_of(mm.stub.CancelTicket, cancel,
                        metadata=auth("ann")) == grpc.StatusCode.FAILED_PRECONDITION
     ticking.join()
     matcher.stop()
+
+
+def test_a_cancel_during_a_claim_left_by_a_dead_matcher_ends_in_bounded_time(mm):
+    """A matcher died holding the claim: the cancel is refused (ABORTED: retry) once
+    cancel_wait_seconds (5 s here) have passed, not held until the call's deadline, and the
+    claim is finished by the next matcher after its lease, with the match the dead one
+    made."""
+    policy = Policy(catalog_of(_games()))
+    t = create(mm, "ann")
+    create(mm, "bob")
+    [p] = form_matches(mm.store.searching(), time.time(), policy)
+    assert mm.store.claim([p], time.time(), 30.0) == [True]
+    [made] = mm.creator.create_matches([p])  # ... and the matcher died here
+    started = time.monotonic()  # the call's own deadline (30 s) bounds the wait from above
+    assert code_of(mm.stub.CancelTicket, pb.CancelTicketRequest(ticket_id=t.ticket_id),
+                   metadata=auth("ann"), timeout=30) == grpc.StatusCode.ABORTED
+    assert time.monotonic() - started > 4.5  # it waited for the claim's outcome first
+    later = Matcher(mm.store, mm.creator, policy, clock=lambda: time.time() + 31)
+    assert later.tick() == 2
+    got = mm.stub.GetTicket(pb.GetTicketRequest(ticket_id=t.ticket_id), metadata=auth("ann"))
+    assert (got.ticket.status, got.ticket.match_id) == (ASSIGNED, made)
+    later.stop()

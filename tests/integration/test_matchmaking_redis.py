@@ -100,7 +100,7 @@ def _replicas_round(redis_url, prefix) -> int:
                            seats=seats, rating=rng.uniform(1400, 1600),
                            bots=rng.random() < 0.3, player=f"p{i}"), f"r{i}", 5)
     creator = RecordingCreator()
-    creator.fail = 25  # some creations fail, so claims are also released and retried
+    creator.fail = 25  # some creations fail, so claims are also postponed and asked again
     stop, start, lost = threading.Event(), threading.Barrier(4), []
 
     def replica():

@@ -2,7 +2,8 @@
 
 Any number of Matchers (threads or replicas) may share a store: claims are atomic, so a
 ticket is assigned at most once, and a proposal's request id makes creating its match
-idempotent when a claim is recovered from a matcher that died mid-way.
+idempotent when a claim is recovered from a matcher that died mid-way, or asked again after
+a failure that left unknown whether the match was made.
 """
 
 from __future__ import annotations
@@ -31,6 +32,16 @@ log = logging.getLogger("partida.matchmaking")
 LASTING = frozenset({grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION,
                      grpc.StatusCode.NOT_FOUND, grpc.StatusCode.PERMISSION_DENIED})
 MAX_FAILURE = 300  # characters of a refusal kept as a ticket's failure
+# Any other failure (the call timed out or broke off, the rules service answered UNAVAILABLE)
+# may come after the match was made. Its tickets stay claimed and the same proposal, hence
+# the same match, is asked again this long after: released, they were matched into another
+# table while the first one kept their seats, never told to anyone. Tickets all expired
+# while it failed are released (and expire).
+RETRY_SECONDS = 5.0
+# Failures of a whole call that say nothing of its proposals (the rules service out of reach,
+# or too slow): asking again one proposal to a call would only multiply the wait.
+UNREACHED = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED,
+                       grpc.StatusCode.CANCELLED})
 
 
 def lasting(e: Exception) -> str | None:
@@ -59,7 +70,7 @@ def each_alone(create: Callable[[Proposal], str], proposals: Sequence[Proposal]
     for p in proposals:
         try:
             made.append(create(p))
-        except Exception as e:  # this one's tickets go back to their pools
+        except Exception as e:  # this one fails alone: the others stand
             made.append(e)
     return made
 
@@ -103,13 +114,16 @@ class Matcher:
 
     lease_seconds must exceed the longest create_matches call: after it another matcher
     may take the claim over (harmlessly, thanks to the request id, but wastefully).
+    retry_seconds is how long a creation that failed without a verdict waits to be asked
+    again (RETRY_SECONDS).
     """
 
     def __init__(self, store: TicketStore, creator: MatchCreator, policy: Policy,
                  clock: Callable[[], float] = time.time, *, lease_seconds: float = 30.0,
-                 interval: float = 0.1, workers: int = 8, batch: int = 16) -> None:
+                 interval: float = 0.1, workers: int = 8, batch: int = 16,
+                 retry_seconds: float = RETRY_SECONDS) -> None:
         self._store, self._creator, self._policy, self._clock = store, creator, policy, clock
-        self._lease = lease_seconds
+        self._lease, self._retry = lease_seconds, retry_seconds
         self._interval = interval
         # Matches are created `batch` to a call (fewer round trips, and the rules service
         # writes those of a call together), several calls at once: with a remote rules
@@ -144,7 +158,7 @@ class Matcher:
         made = [m for chunk in self._pool.map(self._create, chunks) for m in chunk]
         done: list[tuple[Proposal, str]] = []
         refused: list[tuple[Proposal, str]] = []
-        back: list[Proposal] = []
+        unsure: list[Proposal] = []
         for p, m in zip(proposals, made, strict=True):
             if isinstance(m, str):
                 done.append((p, m))
@@ -153,22 +167,30 @@ class Matcher:
             if why:
                 refused.append((p, why))
             else:
-                back.append(p)
+                unsure.append(p)
             if m is not None:
                 log.warning("creating match %s was refused (%s); its tickets %s", p.request_id,
-                            m, "fail" if why else "go back to their pools")
-        self._store.release(back)
+                            m, "fail" if why else "wait for it to be asked again")
+        self._store.postpone(unsure, self._clock(), self._retry)
         self._store.fail(refused)
         self._store.assign(done)
         return done
 
     def _create(self, chunk: Sequence[Proposal]) -> list[str | Exception | None]:
         """Per proposal: its match id, the refusal, or None when the whole call failed (the
-        tickets go back to their pools)."""
+        matches may have been made all the same: they are asked again)."""
         try:
             made = self._creator.create_matches(chunk)
-        except Exception:  # any failure: the tickets go back to their pools
-            log.exception("creating %d matches failed; releasing their tickets", len(chunk))
+        except Exception as e:
+            if len(chunk) > 1 and not (isinstance(e, grpc.RpcError) and e.code() in UNREACHED):
+                # One proposal may have failed the call (a rules service bug answers the
+                # whole call UNKNOWN): one to a call, it no longer holds up the others,
+                # batched with it again and again until their tickets expired.
+                log.warning("creating %d matches failed (%s); asking one at a time",
+                            len(chunk), e)
+                return [m for p in chunk for m in self._create([p])]
+            log.exception("creating %d matches failed; asking again in %g s", len(chunk),
+                          self._retry)
             return [None] * len(chunk)
         return list(made)
 

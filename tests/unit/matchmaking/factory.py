@@ -6,6 +6,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 
+import grpc
+
 from partida.matchmaking.matcher import each_alone
 from partida.matchmaking.pools import Policy, Proposal, Table
 from partida.matchmaking.tickets import SEARCHING, Ticket
@@ -24,14 +26,32 @@ def ticket(tid: str, *, created: float = 0.0, rating: float = 1500.0, game: str 
                   created + ttl, status)
 
 
+class CallFailed(grpc.RpcError):
+    """A failed gRPC call as its client sees it; by default one whose reply never came (it
+    timed out), the server perhaps having done the work."""
+
+    def __init__(self, code: grpc.StatusCode = grpc.StatusCode.DEADLINE_EXCEEDED,
+                 details: str = "Deadline Exceeded") -> None:
+        super().__init__(details)
+        self._code, self._details = code, details
+
+    def code(self) -> grpc.StatusCode:
+        return self._code
+
+    def details(self) -> str:
+        return self._details
+
+
 class RecordingCreator:
     """A MatchCreator that keeps every match it made and, like the rules service, returns
-    the same match for a repeated request id. `fail` makes the next calls raise."""
+    the same match for a repeated request id. `fail` makes the next calls raise; `lose`
+    makes the next create_matches calls make their matches, then raise CallFailed."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.matches: dict[str, tuple[str, str, str, list[tuple[str | None, str | None]]]] = {}
         self.fail = 0  # how many of the next calls fail
+        self.lose = 0  # how many of the next create_matches calls lose their reply
 
     def create_match(self, game_id: str, scenario_id: str,
                      seats: list[tuple[str | None, str | None]], request_id: str) -> str:
@@ -45,8 +65,13 @@ class RecordingCreator:
             return self.matches[request_id][0]
 
     def create_matches(self, proposals: Sequence[Proposal]) -> list[str | Exception]:
-        return each_alone(lambda p: self.create_match(p.game_id, p.scenario_id, p.seats,
+        made = each_alone(lambda p: self.create_match(p.game_id, p.scenario_id, p.seats,
                                                       p.request_id), proposals)
+        with self.lock:
+            if self.lose:
+                self.lose -= 1
+                raise CallFailed()
+        return made
 
     def by_match(self) -> dict[str, tuple[str, str, list[tuple[str | None, str | None]]]]:
         with self.lock:

@@ -94,6 +94,32 @@ class StoreContract:
         assert statuses(store, "a", "b") == [SEARCHING, SEARCHING]
         assert store.stale_claims(NOW + 999, 30) == []
 
+    def test_a_postponed_claim_is_handed_out_again_after_the_delay(self, store):
+        new(store, "a"), new(store, "b")
+        p = pair("a", "b")
+        store.claim([p], NOW, 30)
+        store.postpone([p], NOW + 1, 5)
+        assert statuses(store, "a", "b") == [CLAIMED, CLAIMED]
+        assert store.searching() == []
+        assert store.stale_claims(NOW + 5, 30) == []
+        assert store.stale_claims(NOW + 6, 30) == [p]
+        store.assign([(p, "m")])
+        store.postpone([p], NOW + 7, 5)  # a claim that ended: nothing to keep
+        assert statuses(store, "a", "b") == [ASSIGNED, ASSIGNED]
+        assert store.stale_claims(NOW + 99, 30) == []
+
+    def test_a_postponed_claim_whose_tickets_all_expired_is_released(self, store):
+        new(store, "a", ttl=10), new(store, "b", ttl=60)
+        p = pair("a", "b")
+        store.claim([p], NOW, 30)
+        store.postpone([p], NOW + 30, 5)  # b has not expired: kept
+        assert statuses(store, "a", "b") == [CLAIMED, CLAIMED]
+        store.postpone([p], NOW + 60, 5)
+        assert statuses(store, "a", "b") == [SEARCHING, SEARCHING]
+        assert store.stale_claims(NOW + 99, 30) == []
+        assert store.expire(NOW + 60) == 2
+        assert statuses(store, "a", "b") == [EXPIRED, EXPIRED]
+
     def test_fail_ends_a_refused_claims_tickets_with_the_reason(self, store):
         new(store, "a"), new(store, "b"), new(store, "c")
         p, q = pair("a", "b"), pair("c", "a")

@@ -1,10 +1,10 @@
 """The ticket store contract (both stores tell followers of changes with platform/notify).
 
 A ticket's life: SEARCHING -> CLAIMED (a matcher holds it while the match is created) ->
-ASSIGNED, or back to SEARCHING when the claim is released; SEARCHING -> CANCELLED or EXPIRED.
-A claim also records its proposal with a lease, so that if the claiming matcher dies another
-one can finish the same proposal (same request id, hence the same match) instead of leaving
-the tickets stuck.
+ASSIGNED or FAILED, or back to SEARCHING when the claim is released; SEARCHING -> CANCELLED
+or EXPIRED. A claim also records its proposal with a lease, so that if the claiming matcher
+dies another one can finish the same proposal (same request id, hence the same match) instead
+of leaving the tickets stuck; a claim postponed is finished the same way, sooner.
 """
 
 from __future__ import annotations
@@ -50,6 +50,12 @@ class TicketStore(Protocol):
 
     def release(self, proposals: Sequence[Proposal]) -> None:
         """Put claimed tickets back in their pools; ends the claims."""
+        ...
+
+    def postpone(self, proposals: Sequence[Proposal], now: float, delay: float) -> None:
+        """Keep each claim, for stale_claims to hand out again `delay` seconds after `now`;
+        a claim whose tickets have all expired by `now` is released instead (the next sweep
+        expires them)."""
         ...
 
     def fail(self, refused: Sequence[tuple[Proposal, str]]) -> None:

@@ -31,6 +31,20 @@ local function held(k, pid)
   local h = redis.call('HMGET', k, 'status', 'claim')
   return h[1] == 'CLAIMED' and h[2] == pid
 end
+-- Back to searching, in their pool at their original age, the tickets the claim still holds.
+local function release(pid, first, last)
+  end_claim(pid)
+  for j = first, last do
+    local k = tkey(ARGV[j])
+    if held(k, pid) then
+      local h = redis.call('HMGET', k, 'pool', 'created')
+      redis.call('HSET', k, 'status', 'SEARCHING')
+      redis.call('HDEL', k, 'claim')
+      redis.call('ZADD', h[1], h[2], ARGV[j])
+      redis.call('PUBLISH', P .. ':events', ARGV[j])
+    end
+  end
+end
 -- Batched scripts take, from ARGV[start] on, groups of: claim id, a value, n, n ticket ids
 -- (one round trip and one script call for hundreds of proposals).
 local function each_group(start, fn)
@@ -122,21 +136,26 @@ end)
 return {}
 """
 
-# ARGV: P, groups of (claim id, unused, tickets): back to searching, in their pool at their
-# original age.
+# ARGV: P, groups of (claim id, unused, tickets).
 RELEASE = """
-each_group(2, function(pid, _, first, last)
-  end_claim(pid)
+each_group(2, function(pid, _, first, last) release(pid, first, last) end)
+return {}
+"""
+
+# ARGV: P, now, new lease end, groups of (claim id, unused, tickets): a claim that still
+# holds an unexpired ticket is due again at the new lease end; one that does not is released.
+POSTPONE = """
+local now = tonumber(ARGV[2])
+each_group(4, function(pid, _, first, last)
+  if not redis.call('ZSCORE', P .. ':claims', pid) then return end  -- ended meanwhile
   for j = first, last do
     local k = tkey(ARGV[j])
-    if held(k, pid) then
-      local h = redis.call('HMGET', k, 'pool', 'created')
-      redis.call('HSET', k, 'status', 'SEARCHING')
-      redis.call('HDEL', k, 'claim')
-      redis.call('ZADD', h[1], h[2], ARGV[j])
-      redis.call('PUBLISH', P .. ':events', ARGV[j])
+    if held(k, pid) and tonumber(redis.call('HGET', k, 'expires')) > now then
+      redis.call('ZADD', P .. ':claims', ARGV[3], pid)
+      return
     end
   end
+  release(pid, first, last)
 end)
 return {}
 """
@@ -193,4 +212,4 @@ return out
 """
 
 SCRIPTS = {"load": LOAD, "create": CREATE, "claim": CLAIM, "assign": ASSIGN, "release": RELEASE,
-           "fail": FAIL, "cancel": CANCEL, "expire": EXPIRE, "stale": STALE}
+           "postpone": POSTPONE, "fail": FAIL, "cancel": CANCEL, "expire": EXPIRE, "stale": STALE}

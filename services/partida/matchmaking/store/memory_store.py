@@ -103,10 +103,24 @@ class MemoryTicketStore:
     def release(self, proposals: Sequence[Proposal]) -> None:
         with self._lock:
             for p in proposals:
-                for t in self._end_claim(p):
-                    if t is not None:
-                        self._put(t.with_status(SEARCHING))
-                        self._searching[t.ticket_id] = None
+                self._release(p)
+
+    def _release(self, p: Proposal) -> None:
+        for t in self._end_claim(p):
+            if t is not None:
+                self._put(t.with_status(SEARCHING))
+                self._searching[t.ticket_id] = None
+
+    def postpone(self, proposals: Sequence[Proposal], now: float, delay: float) -> None:
+        with self._lock:
+            for p in proposals:
+                if p.request_id not in self._claims:  # ended meanwhile
+                    continue
+                if any(self._holder.get(i) == p.request_id and self._tickets[i].expires > now
+                       for i in p.ticket_ids):
+                    self._claims[p.request_id] = (now + delay, p)
+                else:
+                    self._release(p)
 
     def _end_claim(self, p: Proposal) -> list[Ticket | None]:
         """Drops the claim; the proposal's tickets in seat order, None where this claim

@@ -132,6 +132,9 @@ class RedisTicketStore:
     def release(self, proposals: Sequence[Proposal]) -> None:
         self._batched("release", [], [(p, "") for p in proposals])
 
+    def postpone(self, proposals: Sequence[Proposal], now: float, delay: float) -> None:
+        self._batched("postpone", [repr(now), repr(now + delay)], [(p, "") for p in proposals])
+
     def fail(self, refused: Sequence[tuple[Proposal, str]]) -> None:
         self._batched("fail", [self._retain], refused)
 
