@@ -240,23 +240,28 @@ class CallContextInterceptor(PerMethod):
 
 
 def _unexpected(context: grpc.ServicerContext, e: Exception) -> None:
-    """Ends a call that failed with an exception no refusal names: UNAVAILABLE when a store
-    was out of reach (platform.outages), else (a bug, a library's error) INTERNAL with the
-    request id to quote, logged here in full. Left to gRPC, the call would
-    answer UNKNOWN "Exception calling application: <the exception's text>", showing the
-    client whatever that text holds (paths, SQL, keys, hidden state). A status the call set
-    itself before raising (context.abort, as the front door's pass-through does) is kept."""
+    """Ends a call that failed with an exception no refusal names (unexpected_status). Left
+    to gRPC, the call would answer UNKNOWN "Exception calling application: <the exception's
+    text>", showing the client whatever that text holds (paths, SQL, keys, hidden state). A
+    status the call set itself before raising (context.abort, as the front door's
+    pass-through does) is kept."""
     if context.code() is not None:
         raise e
+    context.abort(*unexpected_status(e))
+
+
+def unexpected_status(e: Exception) -> tuple[grpc.StatusCode, str]:
+    """The status of a failure no refusal names, logged here: UNAVAILABLE when a store was
+    out of reach (platform.outages: the caller may retry), else (a bug, a library's error)
+    INTERNAL with the request id to quote, logged in full."""
     gone = out_of_reach(e)
-    if gone is not None:  # not a bug: the caller may retry (the cause's text is left out of
-        # the log, as it may quote a statement)
+    if gone is not None:  # the cause's text is left out of the log: it may quote a statement
         log.warning("%s is out of reach (%s)", gone, type(e).__name__)
-        context.abort(grpc.StatusCode.UNAVAILABLE, f"{gone} is out of reach; retry")
+        return grpc.StatusCode.UNAVAILABLE, f"{gone} is out of reach; retry"
     log.error("unexpected failure", exc_info=e)
     rid = request_id_var.get()  # the client's own, or one made up: quoted only if sound
     quoted = f"; request id {rid}" if 0 < len(rid) <= MAX_ID and rid.isprintable() else ""
-    context.abort(grpc.StatusCode.INTERNAL, f"internal error{quoted}")
+    return grpc.StatusCode.INTERNAL, f"internal error{quoted}"
 
 
 def failure_status(e: ServiceError | grpc.RpcError) -> tuple[grpc.StatusCode, str]:

@@ -14,7 +14,7 @@ import grpc
 from partida.engine import Action, all_games
 from partida.platform import jsonio, metrics
 from partida.platform.auth import require_player, require_service
-from partida.platform.calls import caller, failure_status
+from partida.platform.calls import caller, failure_status, unexpected_status
 from partida.platform.errors import InvalidArgument, ServiceError
 from partida.rules import protos
 from partida.rules.matches import Matches
@@ -47,12 +47,14 @@ def _options(text: str) -> dict[str, Any]:
 
 def _outcome(create: Callable[[Any], Any], request: Any) -> Any:
     """One match of CreateMatches: created, or refused with the status CreateMatch would
-    answer."""
+    answer (an unexpected failure too: it fails this match alone, not the whole call)."""
     try:
         return rules_pb2.CreateMatchResult(match=create(request))
     except (ServiceError, grpc.RpcError) as e:
         code, message = failure_status(e)
-        return rules_pb2.CreateMatchResult(code=code.value[0], message=message)
+    except Exception as e:
+        code, message = unexpected_status(e)
+    return rules_pb2.CreateMatchResult(code=code.value[0], message=message)
 
 
 def count_applied(game_id: str, kind: str) -> None:

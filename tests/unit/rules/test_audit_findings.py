@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+import grpc
 import pytest
 
 from partida.dice.logic import Dice
@@ -215,6 +216,43 @@ def test_match_options_must_be_strict_json(matches, options, why):
             RulesServicer(matches).CreateMatch(request, None)
     finally:
         principal_var.reset(token)
+
+
+class _BrokenFor(LocalLedger):
+    """The real ledger, but recording a match of `player` fails as a bug would."""
+
+    def __init__(self, store, player: str) -> None:
+        super().__init__(store)
+        self.player = player
+
+    def record_match(self, session, setup):
+        if session.seats[0].player_id == self.player:
+            raise RuntimeError("a bug")
+        return super().record_match(session, setup)
+
+
+def test_a_match_failing_unexpectedly_fails_alone_among_those_created_together(store, clock):
+    """CreateMatches answers each match as CreateMatch would. A failure no refusal names (a
+    bug) failed the whole call (UNKNOWN), so matchmaking asked its tables again and again,
+    none of them created: it now fails its own match (INTERNAL) and the others are made."""
+    matches = Matches(MemorySessionStore(), _BrokenFor(store, "carol"), Dice(store),
+                      clock=clock)
+
+    def new(player: str) -> rules_pb2.CreateMatchRequest:
+        return rules_pb2.CreateMatchRequest(
+            game_id="montanas", scenario_id="standard", request_id=rid(),
+            seats=[rules_pb2.SeatRequest(player_id=player), rules_pb2.SeatRequest(bot="heuristic")])
+
+    token = principal_var.set(Principal(SERVICE, "matchmaking"))
+    try:
+        reply = RulesServicer(matches, lambda game: ["heuristic"]).CreateMatches(
+            rules_pb2.CreateMatchesRequest(matches=[new("carol"), new("alice")]), None)
+    finally:
+        principal_var.reset(token)
+    broken, made = reply.results
+    assert broken.code == grpc.StatusCode.INTERNAL.value[0]
+    assert broken.message.startswith("internal error")
+    assert made.code == 0 and matches.session(made.match.match_id).version == 0
 
 
 def test_a_rebuild_keeps_the_decisions_clock_running(matches, clock):
