@@ -10,16 +10,18 @@ import sqlalchemy as sa
 from partida.persistence.db import make_engine, migrate
 from tests.unit.persistence.service_behaviours import ServiceBehaviours
 from tests.unit.persistence.store_behaviours import StoreBehaviours
-from tests.unit.persistence.support import fresh_schema, race, schema_differences
+from tests.unit.persistence.support import (
+    fresh_schema,
+    migrated_schema,
+    race,
+    schema_differences,
+)
 
 
 @pytest.fixture
 def engine(postgres_url: str) -> Iterator[sa.Engine]:
-    with fresh_schema(postgres_url) as url:
-        engine = make_engine(url)
-        migrate(engine)
+    with migrated_schema(postgres_url) as engine:
         yield engine
-        engine.dispose()
 
 
 class TestStoreOnPostgres(StoreBehaviours):

@@ -21,7 +21,9 @@ BatchWriter = Callable[[sa.Connection, list[Pending]], Callable[[], None] | None
 
 def each_in_savepoint(conn: sa.Connection, batch: list[Pending]) -> None:
     """The plain writer: each payload is a `work(connection)` run in its own savepoint, so
-    one refused write fails alone."""
+    one refused write fails alone. A lost connection fails the batch: what follows on it
+    would fail on the broken transaction (PendingRollbackError, read as a bug), not on the
+    outage."""
     if len(batch) == 1:  # alone: its own transaction, no savepoint needed
         batch[0].result = batch[0].payload(conn)
         return
@@ -30,6 +32,8 @@ def each_in_savepoint(conn: sa.Connection, batch: list[Pending]) -> None:
             with conn.begin_nested():
                 item.result = item.payload(conn)
         except Exception as e:
+            if conn.invalidated:
+                raise
             item.error = e
 
 

@@ -7,7 +7,9 @@ caller more than twice the CPU per batch of nine rows). The head of each log
 (last sequence and hash) is remembered between batches. A remembered head can only be behind
 the database (records are never removed), and then the INSERT of the next sequence collides
 with the primary key: the batch falls back to appending one by one from heads read afresh,
-which also tells each caller exactly why its own append was refused.
+which also tells each caller exactly why its own append was refused. Only a refusal is one
+append's alone: a failure of the database (the connection lost) fails the whole batch, as the
+outage it is, since nothing more can be written in its transaction.
 """
 
 from __future__ import annotations
@@ -22,7 +24,13 @@ from sqlalchemy.exc import IntegrityError
 
 from partida.persistence import hashchain, models, records, rows
 from partida.platform.batching import Pending
-from partida.platform.errors import AlreadyExists, FailedPrecondition, InvalidArgument, NotFound
+from partida.platform.errors import (
+    AlreadyExists,
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    ServiceError,
+)
 
 _MATCH = models.table(models.Match)
 _LOG = models.table(models.LogRecord)
@@ -107,7 +115,7 @@ class LogAppender:
             match_id, new = item.payload
             try:
                 item.result, item_values = self._chain(conn, found, heads, match_id, new)
-            except Exception as e:  # this append alone is refused
+            except ServiceError as e:  # this append alone is refused
                 item.error = e
                 continue
             heads[match_id] = item.result
@@ -157,7 +165,7 @@ class LogAppender:
                 kept[match_id] = item.result
             except IntegrityError as e:
                 item.error = _refusal(match_id, e)
-            except Exception as e:
+            except ServiceError as e:
                 item.error = e
         return lambda: self.heads.put_all(kept)
 

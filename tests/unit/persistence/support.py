@@ -16,6 +16,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from partida.persistence import records
+from partida.persistence.db import make_engine, migrate
 from partida.persistence.models import Base
 from partida.persistence.service import registrations
 from partida.persistence.store import PersistenceStore
@@ -105,6 +106,17 @@ def fresh_schema(admin_url: str) -> Iterator[str]:
             conn.exec_driver_sql(f'DROP SCHEMA "{name}" CASCADE')
     finally:
         admin.dispose()
+
+
+@contextlib.contextmanager
+def migrated_schema(admin_url: str) -> Iterator[sa.Engine]:
+    """An engine on a fresh schema (fresh_schema), migrated; disposed after."""
+    with fresh_schema(admin_url) as url:
+        engine = make_engine(url)
+        migrate(engine)
+        yield engine
+        engine.dispose()
+
 
 def schema_differences(engine: sa.Engine) -> list[Any]:
     """What autogenerate would change to make the database match the models."""
