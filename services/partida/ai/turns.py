@@ -16,6 +16,7 @@ from its first decision, whose repeat would end it.
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -26,8 +27,11 @@ import grpc
 
 from partida.ai.bots import SEARCH_BOT, make_bot
 from partida.engine import Action, LocalRng, get
+from partida.engine.bots import RandomBot
 from partida.platform import metrics
 from partida.platform.calls import match_id_var, seat_var
+
+log = logging.getLogger("partida.bots")
 
 
 @dataclass
@@ -122,14 +126,13 @@ def play_turn(client: RulesClient, match_id: str, seat: int, version: int, game_
     while at.played < KEEP_LIMIT:
         resent = bool(at.sent)
         if not resent:
+            assert at.seen is not None
+            state = None
             if bot_name == SEARCH_BOT:
                 state_version, state = client.bot_state(match_id, seat)
                 if state_version != at.version:
                     return "stale"
-                at.sent = bot.choose_from_state(game, game.state_from_dict(state), seat, rng)
-            else:
-                assert at.seen is not None
-                at.sent = bot.choose(at.seen.view, at.seen.actions, rng)
+            at.sent = _choose(bot, bot_name, game, seat, at.seen, state, rng)
         keep = at.played + 1 < KEEP_LIMIT
         following = client.submit(match_id, seat, at.version,
                                    request_id(match_id, at.version, seat), at.sent,
@@ -141,6 +144,28 @@ def play_turn(client: RulesClient, match_id: str, seat: int, version: int, game_
             break
         at.version, at.seen = following.version, following
     return "played"
+
+
+def _choose(bot: Any, bot_name: str, game: Any, seat: int, seen: SeatSnapshot,
+            state: dict[str, Any] | None, rng: LocalRng) -> str:
+    """The bot's choice (from `state` for a search bot, else from what the seat saw), if it is
+    one of the seat's legal actions; else a legal one at random. A bot that fails or chooses
+    otherwise is a bug, but its choice sent would be refused (FAILED_PRECONDITION, which
+    ends a task as stale) and the same bot asked again every BOT_RETRY_SECONDS, failing
+    alike: the match stalled, for ever without a decision timeout. (Bots choose among the
+    actions listed, as `engine.bots.Bot` says.)"""
+    actions = seen.actions
+    try:
+        chosen = (bot.choose_from_state(game, game.state_from_dict(state), seat, rng)
+                  if state is not None else bot.choose(seen.view, actions, rng))
+    except Exception:
+        log.exception("bot %s failed; a random legal action is played instead", bot_name)
+    else:
+        if any(a.id == chosen for a in actions):
+            return chosen
+        log.warning("bot %s chose %.100r, not a legal action; a random legal action is "
+                    "played instead", bot_name, chosen)
+    return RandomBot().choose({}, actions, rng)
 
 
 def _kept_by_lost_answer(client: RulesClient, match_id: str, seat: int, version: int
