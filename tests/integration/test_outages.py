@@ -35,6 +35,19 @@ def _stop_postgres(folder: Path, proc: subprocess.Popen) -> None:
     proc.wait(30)
 
 
+class _Servers(list):
+    """The server processes a test starts, each stopped at its end however it ends (one
+    started before a failure would otherwise outlive the test)."""
+
+    def add(self, started: tuple[subprocess.Popen, str]) -> tuple[subprocess.Popen, str]:
+        self.append(started[0])
+        return started
+
+    def stop_all(self) -> None:
+        for proc in self:
+            stop(proc)
+
+
 def _refused(call) -> grpc.RpcError:
     with pytest.raises(grpc.RpcError) as e:
         call()
@@ -45,9 +58,10 @@ def test_a_store_out_of_reach_answers_unavailable_and_the_call_goes_through_once
         tmp_path):
     (tmp_path / "redis").mkdir()
     pg_folder = Path(tempfile.mkdtemp(prefix="partida-outage-pg-"))  # one PostgreSQL can enter
-    redis_proc, redis_url = start_redis(tmp_path / "redis")
-    pg_proc, pg_url = start_postgres(pg_folder)
+    servers = _Servers()
     try:
+        redis_proc, redis_url = servers.add(start_redis(tmp_path / "redis"))
+        pg_proc, pg_url = servers.add(start_postgres(pg_folder))
         with process("all", tmp_path, PARTIDA_REDIS_URL=redis_url,
                      PARTIDA_DATABASE_URL=pg_url) as (address, proc):
             wait_for(address, SERVING, proc)
@@ -60,7 +74,7 @@ def test_a_store_out_of_reach_answers_unavailable_and_the_call_goes_through_once
             gone = _refused(lambda: alice.view(match_id, seat))
             assert gone.code() == grpc.StatusCode.UNAVAILABLE, gone.details()
             assert gone.details() == "the session store is out of reach; retry"
-            redis_proc = start_redis(tmp_path / "redis", port=_port(redis_url))[0]
+            servers.add(start_redis(tmp_path / "redis", port=_port(redis_url)))
             assert alice.view(match_id, seat)[0] == version
 
             _stop_postgres(pg_folder, pg_proc)  # the durable record
@@ -73,13 +87,12 @@ def test_a_store_out_of_reach_answers_unavailable_and_the_call_goes_through_once
             assert gone.code() == grpc.StatusCode.UNAVAILABLE, gone.details()
             assert gone.details() == "the database is out of reach; retry"
             assert alice.view(match_id, seat)[0] == version  # nothing was applied
-            pg_proc = start_postgres(pg_folder, port=_port(pg_url))[0]
+            servers.add(start_postgres(pg_folder, port=_port(pg_url)))
             done = alice.submit(match_id, seat, legal.version, "once", legal.default_action_id)
             assert done.version == legal.version + 1
             assert proc.poll() is None
     finally:
-        stop(redis_proc)
-        stop(pg_proc)
+        servers.stop_all()
         shutil.rmtree(pg_folder, ignore_errors=True)
 
 
@@ -89,10 +102,10 @@ def test_an_action_stands_while_the_broker_is_down_and_its_bot_turn_follows(tmp_
     (BOT_RETRY_SECONDS) once the broker is back, and a worker plays it."""
     for folder in ("sessions", "broker"):
         (tmp_path / folder).mkdir()
-    sessions_proc, sessions_url = start_redis(tmp_path / "sessions")
-    broker_proc, broker_url = start_redis(tmp_path / "broker")
-    worker = None
+    servers = _Servers()
     try:
+        sessions_url = servers.add(start_redis(tmp_path / "sessions"))[1]
+        broker_proc, broker_url = servers.add(start_redis(tmp_path / "broker"))
         with process("all", tmp_path, PARTIDA_REDIS_URL=sessions_url,
                      PARTIDA_BROKER_URL=broker_url.rsplit("/", 1)[0] + "/1",
                      PARTIDA_DATABASE_URL=f"sqlite:///{tmp_path / 'partida.db'}") as \
@@ -109,21 +122,18 @@ def test_an_action_stands_while_the_broker_is_down_and_its_bot_turn_follows(tmp_
                 assert done.version == legal.version + 1
                 if 1 in done.decision.seats:
                     break
-            broker_proc = start_redis(tmp_path / "broker", port=_port(broker_url))[0]
+            servers.add(start_redis(tmp_path / "broker", port=_port(broker_url)))
             with open(tmp_path / "worker.log", "ab") as log:
-                worker = subprocess.Popen(
+                servers.append(subprocess.Popen(
                     [str(BIN / "celery"), "-A", "partida.ai", "worker", "--pool", "threads",
                      "--loglevel", "WARNING", "--without-heartbeat", "--without-gossip",
                      "--without-mingle"],
                     env=service_env(PARTIDA_BROKER_URL=broker_url.rsplit("/", 1)[0] + "/1",
                                     PARTIDA_RULES_ADDRESS=address),
-                    stdout=log, stderr=subprocess.STDOUT)
+                    stdout=log, stderr=subprocess.STDOUT))
             deadline = time.monotonic() + 60
             while alice.view(match_id, 0)[0] == done.version:
                 assert time.monotonic() < deadline, "the bot's turn was never played"
                 time.sleep(0.2)
     finally:
-        if worker is not None:
-            stop(worker)
-        stop(broker_proc)
-        stop(sessions_proc)
+        servers.stop_all()
