@@ -4,6 +4,7 @@ broker, through gRPC, when its bot fails: the seat's decision is still played.""
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -49,9 +50,14 @@ def worker_against(matches: Matches, monkeypatch: Any) -> Iterator[None]:
     with channel_to(Server([reg], auth, "127.0.0.1:0")) as channel:
         client = GrpcRulesClient(channel, auth.service_token("bots"))
         monkeypatch.setattr(tasks, "_client", lambda: client)
-        with start_worker(app, pool="threads", concurrency=2, perform_ping_check=False,
-                          queues=[BOT_QUEUE], shutdown_timeout=10):
-            yield
+        root = logging.getLogger()
+        handlers, level = root.handlers[:], root.level
+        try:
+            with start_worker(app, pool="threads", concurrency=2, perform_ping_check=False,
+                              queues=[BOT_QUEUE], shutdown_timeout=10):
+                yield
+        finally:  # the worker set the process's logging up as its own (ai.celery): undone
+            root.handlers[:], root.level = handlers, level
 
 
 class Illegal:

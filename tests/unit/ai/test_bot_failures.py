@@ -73,6 +73,7 @@ def test_a_celery_turn_whose_bot_fails_plays_a_legal_action(store, clock, monkey
     """Sent, an illegal choice came back FAILED_PRECONDITION, which ends a task as stale:
     quietly, and again every BOT_RETRY_SECONDS when the rules service queues the turn
     again, the match never moving on. A bot that raised failed the task as often."""
+    caplog.set_level(logging.INFO)  # whatever an in-process worker left the root logger at
     queue = KeepingScheduler()
     matches = Matches(MemorySessionStore(), LocalLedger(store), Dice(store), queue,
                       clock=clock)
@@ -159,6 +160,7 @@ def test_shutdown_ends_a_playing_turn_with_its_decision_in_hand(store, clock, mo
     """A turn playing when the embedded server stops went on through its seat's whole run
     (up to KEEP_LIMIT decisions, half a second each for a search bot), shutdown waiting for
     it; the turn it then handed over could not be queued, logged as a broker out of reach."""
+    caplog.set_level(logging.INFO)  # whatever an in-process worker left the root logger at
     started, go_on = threading.Event(), threading.Event()
 
     class Held:
