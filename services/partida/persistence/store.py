@@ -395,7 +395,8 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
                 match_id=match_id, request_id=request_id)).one_or_none() if request_id else None
             return rows.log_record(row) if row else None
 
-    def unfinished_matches(self, after_match_id: str = "", limit: int = 1000) -> list[str]:
+    def unfinished_matches(self, after_match_id: str = "",
+                           limit: int = UNFINISHED_PAGE) -> list[str]:
         """The ids of the matches not finished, in id order, after `after_match_id`."""
         if not 1 <= limit <= UNFINISHED_PAGE:
             raise InvalidArgument(f"page_size must be from 1 to {UNFINISHED_PAGE}")

@@ -424,10 +424,7 @@ class Matches:
     def _expire(self, match_id: str, now: float) -> int:
         """`expire_decisions` for one match due: 1 if a default was applied."""
         with self._lock(match_id):
-            s = self.sessions.load(match_id)
-            rebuilt = s is None
-            if s is None:
-                s = self._session(match_id, required=False)
+            s, rebuilt = self._loaded(match_id, required=False)
             if s is None or s.status != "active":
                 self.sessions.set_deadline(match_id, 0)
                 return 0
@@ -628,15 +625,20 @@ class Matches:
 
     # ----- loading and rebuilding ----------------------------------------------------------
     def _session(self, match_id: str, required: bool = True) -> Session:
+        return self._loaded(match_id, required)[0]  # type: ignore[return-value]
+
+    def _loaded(self, match_id: str, required: bool = True) -> tuple[Session | None, bool]:
+        """The match's session, and whether it had to be rebuilt from the log (None for a
+        match unknown, unless `required`: NotFound)."""
         s = self.sessions.load(match_id)
-        if s is None:
-            try:
-                s = self._rebuild(match_id)
-            except NotFound:
-                if required:
-                    raise
-                return None  # type: ignore[return-value]
-        return s
+        if s is not None:
+            return s, False
+        try:
+            return self._rebuild(match_id), True
+        except NotFound:
+            if required:
+                raise
+            return None, False
 
     def _rebuild(self, match_id: str) -> Session:
         """Replay the log into a fresh session (after expiry, a flush or a lost race)."""
