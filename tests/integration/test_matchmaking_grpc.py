@@ -268,6 +268,21 @@ def test_cancel_during_a_claim_waits_for_its_outcome(mm, fail):
     matcher.stop()
 
 
+def test_a_cancel_held_by_a_claim_answers_before_the_callers_deadline(mm):
+    """The cancel's wait for a claim (5 s here) ends before a shorter deadline of the
+    caller's: ABORTED (retry) says the ticket was not cancelled, where DEADLINE_EXCEEDED
+    would leave the caller not knowing whether it was."""
+    policy = Policy(catalog_of(_games()))
+    t = create(mm, "ann")
+    create(mm, "bob")
+    [p] = form_matches(mm.store.searching(), time.time(), policy)
+    assert mm.store.claim([p], time.time(), 30.0) == [True]  # a matcher holds it
+    assert code_of(mm.stub.CancelTicket, pb.CancelTicketRequest(ticket_id=t.ticket_id),
+                   metadata=auth("ann"), timeout=1.5) == grpc.StatusCode.ABORTED
+    got = mm.stub.GetTicket(pb.GetTicketRequest(ticket_id=t.ticket_id), metadata=auth("ann"))
+    assert got.ticket.status == SEARCHING  # still held, not cancelled
+
+
 def test_a_cancel_during_a_claim_left_by_a_dead_matcher_ends_in_bounded_time(mm):
     """A matcher died holding the claim: the cancel is refused (ABORTED: retry) once
     cancel_wait_seconds (5 s here) have passed, not held until the call's deadline, and the

@@ -37,6 +37,10 @@ from partida.v1 import matchmaking_pb2_grpc
 
 log = logging.getLogger("partida.matchmaking")
 
+# A cancel held by a claim answers this long (at most half the time left) before the
+# caller's deadline, so that its answer arrives in time.
+CANCEL_ANSWER_MARGIN = 0.25
+
 
 class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
     """catalog defaults to the engine's registered games. poll_seconds bounds how stale a
@@ -154,7 +158,7 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
     def CancelTicket(self, request: pb.CancelTicketRequest, context: Any
                      ) -> pb.CancelTicketResponse:
         self._owned(request.ticket_id)
-        t = self._cancel(request.ticket_id)
+        t = self._cancel(request.ticket_id, context)
         if t.status == ASSIGNED:
             raise errors.FailedPrecondition(f"the ticket was assigned to match {t.match_id}")
         if t.status == EXPIRED:
@@ -166,10 +170,16 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
         assert t.status == CANCELLED
         return pb.CancelTicketResponse(ticket=to_proto(t))
 
-    def _cancel(self, ticket_id: str) -> Ticket:
+    def _cancel(self, ticket_id: str, context: Any) -> Ticket:
         """Cancels; while a matcher holds the ticket, waits (a while) to learn whether it
-        was matched or released, rather than answering the caller "maybe"."""
-        deadline = time.monotonic() + self._cancel_wait
+        was matched or released, rather than answering the caller "maybe". The wait ends
+        before the caller's own deadline, so that a caller in a hurry hears ABORTED (retry)
+        rather than DEADLINE_EXCEEDED, which would not say whether the cancel took."""
+        wait = self._cancel_wait
+        left = context.time_remaining() if context is not None else None
+        if left is not None:
+            wait = min(wait, left - min(CANCEL_ANSWER_MARGIN, left / 2))
+        deadline = time.monotonic() + wait
         with self._store.watch(ticket_id) as changes:
             while True:
                 t = self._store.cancel(ticket_id)
