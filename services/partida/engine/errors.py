@@ -9,6 +9,12 @@ class IllegalAction(Exception):
         self.reason = reason
 
 
+class RefusedItsOwnAction(RuntimeError):
+    """A game refused an action it had listed or validated: a bug in the game, not a
+    player's illegal move. The rules service answers INTERNAL for it (a caller that takes
+    a refusal for "the match moved on", as a bot does, would otherwise hide the bug)."""
+
+
 class UnknownGame(KeyError):
     """No game is registered under the requested id."""
 

@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Container, Mapping
 from typing import Any, Generic, Protocol, TypeVar
 
-from partida.engine.errors import IllegalAction
+from partida.engine.errors import IllegalAction, RefusedItsOwnAction
 from partida.engine.rng import LocalRng, Rng
 from partida.engine.types import Action, Event, GameInfo, Json, Outcome, Seat
 
@@ -112,4 +112,9 @@ class Game(ABC, Generic[S]):
             raise IllegalAction("an action id must be a string")
         if action_id not in listed:
             self.validate(state, seat, action_id)
-        return self._apply(state, seat, action_id, rng)
+        try:
+            return self._apply(state, seat, action_id, rng)
+        except IllegalAction as e:  # found legal above: the game contradicts itself
+            raise RefusedItsOwnAction(
+                f"{self.info.id}: seat {seat}'s legal {action_id!r} was refused when applied: "
+                f"{e.reason}") from e

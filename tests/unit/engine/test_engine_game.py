@@ -31,6 +31,7 @@ from partida.engine import (
     StreamRng,
 )
 from partida.engine import conformance as kit
+from partida.engine.errors import RefusedItsOwnAction
 
 
 @dataclass
@@ -182,6 +183,26 @@ def test_apply_refuses_ids_that_are_not_legal(action: str) -> None:
     with pytest.raises(IllegalAction, match="not a legal action"):
         game.apply(state, 0, action, rng)
     assert game.applied == 0
+
+
+class RefusesItsDraw(Toy):
+    """Lists "draw", then refuses it when applying: a bug in a game."""
+
+    def _apply(self, state: ToyState, seat: Seat, action_id: str, rng: Rng) -> list[Event]:
+        if action_id == "draw":
+            raise IllegalAction("no drawing after all")
+        return super()._apply(state, seat, action_id, rng)
+
+
+@pytest.mark.parametrize("listed", [(), ("draw", "pass")])
+def test_a_legal_action_refused_when_applied_is_the_games_bug_not_a_refusal(listed) -> None:
+    """Validated (or listed by the caller's memo), then refused by `_apply`: not an
+    IllegalAction, which a caller reads as the player's mistake or the match moving on."""
+    game = RefusesItsDraw()
+    state = game.new_state("basic", 2, {}, StreamRng(b"s" * 32, "toy-match"))
+    with pytest.raises(RefusedItsOwnAction, match="toy: seat 0's legal 'draw' was refused"):
+        game.apply(state, 0, "draw", LocalRng(1), listed)
+    assert game.apply(state, 0, "pass", LocalRng(1))  # its other actions are applied
 
 
 def test_apply_refuses_everything_after_the_outcome() -> None:
