@@ -12,8 +12,9 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
+from functools import partial
 from typing import Protocol
 
 import grpc
@@ -42,6 +43,10 @@ RETRY_SECONDS = 5.0
 # or too slow): asking again one proposal to a call would only multiply the wait.
 UNREACHED = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED,
                        grpc.StatusCode.CANCELLED})
+# How long a tick waits for its creation calls; one still running then settles its own
+# tables when it returns. A table whose creation kept timing out had every pool's tickets
+# wait for it, tick after tick.
+TICK_WAIT_SECONDS = 1.0
 
 
 def lasting(e: Exception) -> str | None:
@@ -115,21 +120,27 @@ class Matcher:
     lease_seconds must exceed the longest create_matches call: after it another matcher
     may take the claim over (harmlessly, thanks to the request id, but wastefully).
     retry_seconds is how long a creation that failed without a verdict waits to be asked
-    again (RETRY_SECONDS).
+    again (RETRY_SECONDS). tick_wait_seconds is how long a tick waits for its creation
+    calls (TICK_WAIT_SECONDS): a call still running then settles its own tables when it
+    returns, and the ticks go on meanwhile.
     """
 
     def __init__(self, store: TicketStore, creator: MatchCreator, policy: Policy,
                  clock: Callable[[], float] = time.time, *, lease_seconds: float = 30.0,
                  interval: float = 0.1, workers: int = 8, batch: int = 16,
-                 retry_seconds: float = RETRY_SECONDS) -> None:
+                 retry_seconds: float = RETRY_SECONDS,
+                 tick_wait_seconds: float = TICK_WAIT_SECONDS) -> None:
         self._store, self._creator, self._policy, self._clock = store, creator, policy, clock
         self._lease, self._retry = lease_seconds, retry_seconds
-        self._interval = interval
+        self._interval, self._tick_wait = interval, tick_wait_seconds
         # Matches are created `batch` to a call (fewer round trips, and the rules service
         # writes those of a call together), several calls at once: with a remote rules
         # service the round trips, not this loop, bound the throughput.
         self._batch = max(1, batch)
-        self._pool = ThreadPoolExecutor(max(1, workers), thread_name_prefix="matcher-create")
+        self._workers = max(1, workers)
+        self._pool = ThreadPoolExecutor(self._workers, thread_name_prefix="matcher-create")
+        self._late: set[Future[list[str | Exception | None]]] = set()  # calls past a tick
+        self._late_lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._depth = QueueDepth()
@@ -138,24 +149,49 @@ class Matcher:
         """One round; returns the number of tickets assigned."""
         now = self._clock()
         self._store.expire(now)
+        with self._late_lock:
+            if len(self._late) >= self._workers:
+                # Every creation thread is held by a slow call: tables claimed now would
+                # wait behind them, their leases running out. They stay in their pools.
+                return 0
         todo = self._store.stale_claims(now, self._lease)
         searching = self._store.searching()
         self._depth.update(searching)
         proposals = form_matches(searching, now, self._policy)
         claimed = self._store.claim(proposals, now, self._lease)
         todo += [p for p, ok in zip(proposals, claimed, strict=True) if ok]
-        done = self._settle(todo)
         created = {t.ticket_id: t.created for t in searching}
-        waited = self._clock()
-        for p, _ in done:  # recovered claims' tickets were not read this round: not timed
-            for ticket_id in p.ticket_ids:
-                if ticket_id in created:
-                    metrics.TIME_TO_MATCH.labels(p.game_id).observe(waited - created[ticket_id])
+        chunks = [todo[i:i + self._batch] for i in range(0, len(todo), self._batch)]
+        calls = [(chunk, self._pool.submit(self._create, chunk)) for chunk in chunks]
+        wait([f for _, f in calls], timeout=self._tick_wait)
+        finished = [(chunk, f) for chunk, f in calls if f.done()]
+        settled_now = {f for _, f in finished}
+        for chunk, f in calls:
+            if f not in settled_now:  # a slow call must not hold up every pool
+                with self._late_lock:
+                    self._late.add(f)
+                f.add_done_callback(partial(self._settle_late, chunk, created))
+        done = self._settle([p for chunk, _ in finished for p in chunk],
+                            [m for _, f in finished for m in f.result()], created)
         return sum(len(p.ticket_ids) for p, _ in done)
 
-    def _settle(self, proposals: Sequence[Proposal]) -> list[tuple[Proposal, str]]:
-        chunks = [proposals[i:i + self._batch] for i in range(0, len(proposals), self._batch)]
-        made = [m for chunk in self._pool.map(self._create, chunks) for m in chunk]
+    def _settle_late(self, chunk: Sequence[Proposal], created: dict[str, float],
+                     f: Future[list[str | Exception | None]]) -> None:
+        """A call that outlasted its tick settles its tables when it returns. Should the
+        store fail now, its claims stay, and are taken over when their lease ends."""
+        try:
+            self._settle(chunk, f.result(), created)
+        except Exception:
+            log.exception("settling %d matches created late failed; their claims are taken "
+                          "over when their lease ends", len(chunk))
+        finally:
+            with self._late_lock:
+                self._late.discard(f)
+
+    def _settle(self, proposals: Sequence[Proposal], made: Sequence[str | Exception | None],
+                created: dict[str, float]) -> list[tuple[Proposal, str]]:
+        """Assigns the tables made, fails those refused for good and postpones the rest;
+        the time to match is observed for the tickets read this round (in `created`)."""
         done: list[tuple[Proposal, str]] = []
         refused: list[tuple[Proposal, str]] = []
         unsure: list[Proposal] = []
@@ -174,6 +210,11 @@ class Matcher:
         self._store.postpone(unsure, self._clock(), self._retry)
         self._store.fail(refused)
         self._store.assign(done)
+        waited = self._clock()
+        for p, _ in done:  # recovered claims' tickets were not read this round: not timed
+            for ticket_id in p.ticket_ids:
+                if ticket_id in created:
+                    metrics.TIME_TO_MATCH.labels(p.game_id).observe(waited - created[ticket_id])
         return done
 
     def _create(self, chunk: Sequence[Proposal]) -> list[str | Exception | None]:

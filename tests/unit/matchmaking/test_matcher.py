@@ -1,5 +1,8 @@
 """The Matcher loop over the in-memory store: create, assign, release, recover, expire."""
 
+import threading
+import time
+
 import grpc
 
 from partida.matchmaking.matcher import RETRY_SECONDS, Matcher
@@ -198,3 +201,62 @@ def test_a_call_that_timed_out_is_not_asked_again_one_table_at_a_time():
     assert matcher(store, creator, clock).tick() == 0
     assert creator.calls == [2]
     assert statuses(store, "c1", "c2", "q1", "q2") == [CLAIMED] * 4
+
+
+class HeldCreator(RecordingCreator):
+    """Holds the creation of any table with a ticket in `held` until `go` is set."""
+
+    def __init__(self, held: str) -> None:
+        super().__init__()
+        self.held, self.go, self.holding = held, threading.Event(), threading.Event()
+
+    def create_matches(self, proposals):
+        if any(t in self.held for p in proposals for t in p.ticket_ids):
+            self.holding.set()
+            assert self.go.wait(10)
+        return super().create_matches(proposals)
+
+
+def _settled(store, tickets: str, status: str) -> bool:
+    """Whether `tickets` reach `status` within a few seconds (a late call settles on a
+    creation thread of its own)."""
+    deadline = time.monotonic() + 5
+    while statuses(store, *tickets) != [status] * len(tickets):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_a_slow_creation_holds_up_only_its_own_table():
+    """A tick waits tick_wait_seconds for its calls; one still running then settles its
+    table itself. Before, every tick waited for its slowest call, so one table that kept
+    timing out held up every pool's tickets."""
+    store, creator, clock = MemoryTicketStore(), HeldCreator("a"), [NOW + 1]
+    for t in "abcd":
+        new(store, t)
+    m = Matcher(store, creator, POLICY, clock=lambda: clock[0], workers=2, batch=1,
+                tick_wait_seconds=0.2)
+    assert m.tick() == 2  # c and d, while a and b's call is held
+    assert statuses(store, "a", "b", "c", "d") == [CLAIMED, CLAIMED, ASSIGNED, ASSIGNED]
+    creator.go.set()
+    assert _settled(store, "ab", ASSIGNED)
+    assert len(creator.matches) == 2
+    m.stop()
+
+
+def test_no_table_is_claimed_while_every_creation_thread_is_held():
+    """Tables claimed then would wait behind the slow calls, their leases running out:
+    they stay in their pools until a creation thread is free."""
+    store, creator, clock = MemoryTicketStore(), HeldCreator("a"), [NOW + 1]
+    new(store, "a"), new(store, "b")
+    m = Matcher(store, creator, POLICY, clock=lambda: clock[0], workers=1, batch=1,
+                tick_wait_seconds=0.1)
+    assert m.tick() == 0
+    new(store, "c"), new(store, "d")
+    assert m.tick() == 0
+    assert statuses(store, "c", "d") == [SEARCHING, SEARCHING]
+    creator.go.set()
+    assert _settled(store, "ab", ASSIGNED)
+    assert m.tick() == 2
+    m.stop()

@@ -19,9 +19,13 @@ from tests.unit.matchmaking.factory import CATALOG, POLICY, RecordingCreator
 class Context:
     """The part of a gRPC servicer context the servicer uses."""
 
-    def __init__(self):
+    def __init__(self, time_remaining=None):
         self.active = True
         self.callbacks = []
+        self.left = time_remaining  # None: the call has no deadline
+
+    def time_remaining(self):
+        return self.left
 
     def is_active(self):
         return self.active
