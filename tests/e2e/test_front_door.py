@@ -3,6 +3,8 @@ clients' calls for the other services pass through with their statuses; internal
 
 from __future__ import annotations
 
+import urllib.request
+
 import grpc
 import pytest
 
@@ -84,3 +86,21 @@ def test_each_call_through_the_front_door_goes_on_with_its_own_callers_token(spl
     assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
     for remote in (*players, anonymous):
         remote.close()
+
+
+def test_only_the_methods_of_a_passed_service_are_served_at_the_front_door(split):
+    """A service passed whole (matchmaking, players) was served under any method name: each
+    made-up name got a handler kept for good by the server's interceptors and a series of
+    its own in the front door's metrics, so a client making names up grew the rules process
+    without end. A method its service does not have is now unknown at the front door."""
+    front = Remote(split.address)
+    front.login(API_KEY, "front-door-namer")
+    channel = next(iter(front._channels.values()))
+    for i in range(3):
+        with pytest.raises(grpc.RpcError) as refused:
+            channel.unary_unary(f"/partida.v1.MatchmakingService/MadeUp{i}")(
+                b"", metadata=front.metadata, timeout=10)
+        assert refused.value.code() == grpc.StatusCode.UNIMPLEMENTED
+    with urllib.request.urlopen(f"http://{split.metrics['rules']}/metrics", timeout=10) as r:
+        assert "MadeUp" not in r.read().decode()
+    front.close()

@@ -74,8 +74,10 @@ class Authority:
     def _check(self, token: str) -> tuple[Principal, float | None]:
         for secret, kind in ((self._player_secret, PLAYER), (self._service_secret, SERVICE)):
             try:
+                # Not iat: the issuing process's clock may run ahead of this one's, and a
+                # token stamped in this clock's future was refused; exp bounds its life.
                 claims = jwt.decode(token, secret, algorithms=[_ALG],
-                                    options={"require": ["sub", "typ"]})
+                                    options={"require": ["sub", "typ"], "verify_iat": False})
             except jwt.ExpiredSignatureError:
                 raise Unauthenticated("the token has expired") from None
             except jwt.InvalidTokenError:

@@ -16,7 +16,12 @@ import grpc
 
 from partida.platform import metrics
 from partida.platform.auth import Authority, Principal
-from partida.platform.errors import ResourceExhausted, ServiceError, Unauthenticated
+from partida.platform.errors import (
+    InvalidArgument,
+    ResourceExhausted,
+    ServiceError,
+    Unauthenticated,
+)
 from partida.platform.outages import out_of_reach
 from partida.platform.ratelimit import RateLimiter
 from partida.platform.stream_slots import StreamSlots
@@ -63,12 +68,13 @@ class PerMethod(grpc.ServerInterceptor):
         raise NotImplementedError
 
 
-def rewrap(handler: Any, unary: Wrap, stream: Wrap) -> Any:
+def rewrap(handler: Any, unary: Wrap, stream: Wrap,
+           deserializer: Callable[[bytes], Any] | None = None) -> Any:
     """The same handler with its behaviour wrapped: by `stream` for streamed responses, by
-    `unary` otherwise."""
+    `unary` otherwise; and its requests parsed by `deserializer` if one is given."""
     wrap = stream if handler.response_streaming else unary
     kwargs = {
-        "request_deserializer": handler.request_deserializer,
+        "request_deserializer": deserializer or handler.request_deserializer,
         "response_serializer": handler.response_serializer,
     }
     if handler.request_streaming and handler.response_streaming:
@@ -155,7 +161,8 @@ class CallContextInterceptor(PerMethod):
         if method.startswith(("/grpc.health", "/grpc.reflection")):
             return (rewrap(handler, lambda b: b, self._wrap_open_stream)
                     if handler.response_streaming else handler)
-        return rewrap(handler, self._wrap_unary, self._wrap_stream)
+        return rewrap(handler, self._wrap_unary, self._wrap_stream,
+                      _tolerant(handler.request_deserializer))
 
     def _enter(self, context: grpc.ServicerContext, request: Any) -> list[Any]:
         metadata = dict(context.invocation_metadata() or ())
@@ -168,6 +175,8 @@ class CallContextInterceptor(PerMethod):
             principal = self._authority.verify(token.strip())
         if principal is None or not principal.is_service:  # services are not limited
             self._limit(principal, metadata.get("x-api-key", ""))
+        if isinstance(request, Malformed):  # after the limits: refusals cost a token too
+            raise InvalidArgument(f"the request does not parse: {request.error}")
         rid = metadata.get("x-request-id") or uuid.uuid4().hex
         match_id, seat = _about(request)
         return [principal_var.set(principal), request_id_var.set(rid),
@@ -239,6 +248,28 @@ class CallContextInterceptor(PerMethod):
             self._slots.give(player)
 
 
+class Malformed:
+    """A request whose bytes do not parse as its method's message (not protobuf, or a
+    string that is not UTF-8). Left to gRPC, the call answered INTERNAL "Exception
+    deserializing request!" and logged a traceback, as if the server had failed; the call is
+    handed this instead, and refuses it as INVALID_ARGUMENT."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = str(error)[:200] or type(error).__name__
+
+
+def _tolerant(deserialize: Callable[[bytes], Any] | None) -> Callable[[bytes], Any] | None:
+    """`deserialize`, giving a Malformed request rather than raising."""
+    if deserialize is None:  # bytes, passed on as they came (platform/forward)
+        return None
+    def parse(data: bytes) -> Any:
+        try:
+            return deserialize(data)
+        except Exception as e:
+            return Malformed(e)
+    return parse
+
+
 def _unexpected(context: grpc.ServicerContext, e: Exception) -> None:
     """Ends a call that failed with an exception no refusal names (unexpected_status). Left
     to gRPC, the call would answer UNKNOWN "Exception calling application: <the exception's
@@ -268,9 +299,22 @@ def failure_status(e: ServiceError | grpc.RpcError) -> tuple[grpc.StatusCode, st
     """The status a call answers when `e` ends it: a refusal's own, or UNAVAILABLE when a
     service this one depends on failed or timed out."""
     if isinstance(e, ServiceError):
-        return e.code, e.message
+        return e.code, bounded(e.message)
     return grpc.StatusCode.UNAVAILABLE, downstream_failure(
         e.code() if hasattr(e, "code") else None)
+
+
+MAX_STATUS_BYTES = 1024  # of a status message, in UTF-8
+
+
+def bounded(message: str) -> str:
+    """`message`, cut to MAX_STATUS_BYTES. A refusal may quote what the client sent (an
+    unknown bot name, say); whole, it overflowed gRPC's limit on metadata, and the client got
+    RESOURCE_EXHAUSTED "Stream removed" instead of the refusal."""
+    encoded = message.encode()
+    if len(encoded) <= MAX_STATUS_BYTES:
+        return message
+    return encoded[:MAX_STATUS_BYTES].decode(errors="ignore") + "…"
 
 
 def downstream_failure(code: grpc.StatusCode | None) -> str:

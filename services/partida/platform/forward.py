@@ -17,7 +17,7 @@ from typing import Any
 import grpc
 from google.protobuf import descriptor_pool
 
-from partida.platform.calls import request_id_var
+from partida.platform.calls import bounded, request_id_var
 from partida.v1 import (  # noqa: F401 (loaded so that reflection can describe them)
     dice_pb2,
     matchmaking_pb2,
@@ -34,10 +34,12 @@ PUBLIC: dict[str, frozenset[str] | None] = {
          "GetCampaign", "CreateCampaign"}),
     "partida.v1.DiceService": frozenset({"GetStream"}),
 }
-# The passed methods that stream their responses, read from the services' schemas.
-_STREAMING = frozenset(
-    f"/{service}/{m.name}" for service in PUBLIC
-    for m in descriptor_pool.Default().FindServiceByName(service).methods if m.server_streaming)
+# The passed methods, read from the services' schemas (only those a service has: a made-up
+# name passed on would be kept by the server's interceptors and counted in a metrics series
+# of its own, for good), and which of them stream their responses.
+_METHODS = {f"/{service}/{m.name}": m.server_streaming for service, allowed in PUBLIC.items()
+            for m in descriptor_pool.Default().FindServiceByName(service).methods
+            if allowed is None or m.name in allowed}
 _PASSED_METADATA = ("authorization", "x-api-key")
 
 
@@ -54,14 +56,13 @@ class Forwarder(grpc.GenericRpcHandler):
         return tuple(self._channels)
 
     def service(self, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler | None:
-        service, _, method = details.method.lstrip("/").partition("/")
-        channel = self._channels.get(service)
-        allowed = PUBLIC.get(service)
-        if channel is None or (allowed is not None and method not in allowed):
+        streaming = _METHODS.get(details.method)
+        channel = self._channels.get(details.method[1:].partition("/")[0])
+        if channel is None or streaming is None:
             return None
         # One handler per method, whoever calls: the server's interceptors keep it and hand
         # it every later call of the method (platform/calls.PerMethod).
-        if details.method in _STREAMING:
+        if streaming:
             return grpc.unary_stream_rpc_method_handler(
                 _stream(channel.unary_stream(details.method)))
         return grpc.unary_unary_rpc_method_handler(
@@ -88,7 +89,7 @@ def _unary(call: Callable[..., Any]) -> Callable[[bytes, grpc.ServicerContext], 
             return call(request, metadata=_metadata(context),
                         timeout=_timeout(context))
         except grpc.RpcError as e:
-            context.abort(e.code(), e.details())
+            context.abort(e.code(), bounded(e.details() or ""))
             raise  # not reached: abort raises
     return forward
 
@@ -101,5 +102,5 @@ def _stream(call: Callable[..., Any]) -> Callable[[bytes, grpc.ServicerContext],
             yield from responses
         except grpc.RpcError as e:
             if e.code() != grpc.StatusCode.CANCELLED or context.is_active():
-                context.abort(e.code(), e.details())
+                context.abort(e.code(), bounded(e.details() or ""))
     return forward
