@@ -78,7 +78,12 @@ class DiceServicer(dice_pb2_grpc.DiceServiceServicer):
         return dice_pb2.RevealResponse(seed=self.dice.reveal(_match_id(request.match_id)))
 
     def GetStream(self, request: Any, context: Any) -> Any:  # noqa: N802
-        require_player(caller())
+        principal = require_player(caller())
         s = self.dice.stream(_match_id(request.match_id))
-        return dice_pb2.GetStreamResponse(commitment=s.commitment, next_position=s.next_position,
+        # How far a match in play has drawn is the services' alone: any player may ask, and
+        # the count moving would tell a spectator, live, what a delayed feed holds back (a
+        # fight, a search). Verification needs it only once the seed is out.
+        shown = s.revealed or principal.is_service
+        return dice_pb2.GetStreamResponse(commitment=s.commitment,
+                                          next_position=s.next_position if shown else 0,
                                           seed=s.seed if s.revealed else b"")

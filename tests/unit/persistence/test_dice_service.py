@@ -100,3 +100,15 @@ def test_streams_created_together_each_hand_out_what_create_stream_would(dice):
         assert handed == list(streams.values(seed, match_id, 0, len(handed)))
     stream = dice.GetStream(dice_pb2.GetStreamRequest(match_id="m2"), metadata=PLAYER)
     assert stream.commitment == m2.commitment and stream.next_position == 0
+
+
+def test_how_far_a_live_stream_has_drawn_is_shown_to_services_alone(dice):
+    """Any player may ask for a match's stream, and the count of values drawn moves as the
+    match plays: a spectator on a delayed feed would learn of a fight, live. Players see it
+    once the seed is revealed (verification needs it then); services always."""
+    dice.CreateStream(dice_pb2.CreateStreamRequest(match_id="m1", draw=4), metadata=RULES)
+    ask = dice_pb2.GetStreamRequest(match_id="m1")
+    assert dice.GetStream(ask, metadata=PLAYER).next_position == 0
+    assert dice.GetStream(ask, metadata=RULES).next_position == 4
+    dice.Reveal(dice_pb2.RevealRequest(match_id="m1"), metadata=RULES)
+    assert dice.GetStream(ask, metadata=PLAYER).next_position == 4
