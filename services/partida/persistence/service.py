@@ -211,7 +211,7 @@ class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
     def GetRating(self, request: pb.GetRatingRequest, context: Any) -> pb.GetRatingResponse:
         _anyone()
         rating = self._store.get_rating(validate.identifier("player_id", request.player_id),
-                                        validate.identifier("game_id", request.game_id))
+                                        validate.hosted_game("game_id", request.game_id))
         return pb.GetRatingResponse(rating=convert.rating_pb(rating))
 
     def GetRatings(self, request: pb.GetRatingsRequest, context: Any) -> pb.GetRatingsResponse:
@@ -219,7 +219,7 @@ class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
         if not 1 <= len(request.ratings) <= validate.MAX_RATINGS:
             raise InvalidArgument(f"ratings must name 1 to {validate.MAX_RATINGS} ratings")
         keys = [(validate.identifier(f"ratings[{i}].player_id", r.player_id),
-                 validate.identifier(f"ratings[{i}].game_id", r.game_id))
+                 validate.hosted_game(f"ratings[{i}].game_id", r.game_id))
                 for i, r in enumerate(request.ratings)]
         return pb.GetRatingsResponse(ratings=[convert.rating_pb(r)
                                               for r in self._store.get_ratings(keys)])

@@ -210,8 +210,18 @@ def campaign_id(caller: str, request_id: str) -> str:
 
 def scenario_ids(game_id: str) -> tuple[str, ...]:
     """Every scenario of a hosted game, in the game's order: what a campaign plays."""
+    return tuple(s.id for s in _hosted(game_id).info.scenarios)
+
+
+def hosted_game(field: str, value: str) -> str:
+    """The id of a game this server hosts: a rating of any other is no one's (it was
+    answered as a newcomer's 1500, as if the game existed)."""
+    _hosted(identifier(field, value), field)
+    return value
+
+
+def _hosted(game_id: str, field: str = "game_id") -> Any:
     try:
-        game = registry.get(game_id)
+        return registry.get(game_id)
     except UnknownGame:
-        raise InvalidArgument(f"unknown game {game_id!r}") from None
-    return tuple(s.id for s in game.info.scenarios)
+        raise InvalidArgument(f"{field}: unknown game {game_id!r}") from None

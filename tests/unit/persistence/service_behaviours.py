@@ -149,6 +149,11 @@ BAD_REQUESTS = {
     "forged token": ("ListFinishedMatches", pb.ListFinishedMatchesRequest(page_token="x!")),
     "history of no one": ("GetPlayerHistory", pb.GetPlayerHistoryRequest()),
     "rating of no game": ("GetRating", pb.GetRatingRequest(player_id="p1")),
+    "rating of a game not hosted": ("GetRating", pb.GetRatingRequest(player_id="p1",
+                                                                      game_id="chess")),
+    "ratings of a game not hosted": ("GetRatings", pb.GetRatingsRequest(ratings=[
+        pb.GetRatingRequest(player_id="p1", game_id="montanas"),
+        pb.GetRatingRequest(player_id="p1", game_id="chess")])),
     "no ratings named": ("GetRatings", pb.GetRatingsRequest()),
     "one rating of no player": ("GetRatings", pb.GetRatingsRequest(ratings=[
         pb.GetRatingRequest(player_id="p1", game_id="montanas"),
