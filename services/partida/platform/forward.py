@@ -83,11 +83,17 @@ def _timeout(context: grpc.ServicerContext) -> float | None:
     return left if left is not None and left < 86_400 else None
 
 
-def _unary(call: Callable[..., Any]) -> Callable[[bytes, grpc.ServicerContext], bytes]:
+def _unary(call: Any) -> Callable[[bytes, grpc.ServicerContext], bytes]:
     def forward(request: bytes, context: grpc.ServicerContext) -> bytes:
+        pending = call.future(request, metadata=_metadata(context), timeout=_timeout(context))
+        # The client went away: the call behind goes too (it ran on to its own end, or to
+        # the client's deadline, holding a thread of each service meanwhile).
+        context.add_callback(pending.cancel)
         try:
-            return call(request, metadata=_metadata(context),
-                        timeout=_timeout(context))
+            return pending.result()
+        except grpc.FutureCancelledError:
+            context.abort(grpc.StatusCode.CANCELLED, "the caller went away")
+            raise  # not reached: abort raises
         except grpc.RpcError as e:
             context.abort(e.code(), bounded(e.details() or ""))
             raise  # not reached: abort raises

@@ -3,6 +3,7 @@ partida Server: what partida_grpc_server_request_duration_seconds measures."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 
 import grpc
@@ -95,3 +96,37 @@ def test_calls_passed_on_by_the_front_door_are_counted_once_as_requests():
         upstream.close()
     after = counted()
     assert (after[0] - before[0], after[1] - before[1]) == (1, 1)
+
+
+def test_a_call_the_client_gives_up_is_given_up_behind_the_front_door_too():
+    """A unary call passed on went on at the service behind after its client cancelled it,
+    to its own end or the client's deadline, holding a thread on each side meanwhile."""
+    matchmaking = "partida.v1.MatchmakingService"
+    started, cancelled = threading.Event(), threading.Event()
+
+    def held(request: bytes, context: grpc.ServicerContext) -> bytes:
+        context.add_callback(cancelled.set)
+        started.set()
+        cancelled.wait(30)
+        return b""
+
+    def add(_servicer: object, server: grpc.Server) -> None:
+        server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler(matchmaking, {
+            "CancelTicket": grpc.unary_unary_rpc_method_handler(held)})])
+
+    authority = Authority("p" * 32, "s" * 32, {})
+    target = Server([Registration(matchmaking, None, add)], authority, "127.0.0.1:0")
+    target.start()
+    upstream = grpc.insecure_channel(f"127.0.0.1:{target.port}")
+    front = Server([], authority, "127.0.0.1:0", handlers=[Forwarder({matchmaking: upstream})])
+    front.start()
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{front.port}") as channel:
+            call = channel.unary_unary(f"/{matchmaking}/CancelTicket").future(b"", timeout=60)
+            assert started.wait(10)
+            call.cancel()
+            assert cancelled.wait(10)  # before: only at the client's deadline, a minute on
+    finally:
+        front.stop(0)
+        target.stop(0)
+        upstream.close()
