@@ -27,10 +27,11 @@ def channel_to(server: Server) -> Iterator[grpc.Channel]:
 
 
 @contextlib.contextmanager
-def embedded(folder: Path, **settings: Any) -> Iterator[Stack]:
+def embedded(folder: Path, port: int = 0, **settings: Any) -> Iterator[Stack]:
     """The embedded server (`partida serve`) in this process, on SQLite in `folder`, with
-    the dev stack's secrets; bots fill empty seats after 0.2 s."""
-    cfg = Settings(database_url=f"sqlite:///{folder / 'partida.db'}", port=0,
+    the dev stack's secrets; bots fill empty seats after 0.2 s. A `port` given lets a test
+    stop it and start it again where its clients left it."""
+    cfg = Settings(database_url=f"sqlite:///{folder / 'partida.db'}", port=port,
                    bot_fill_after_seconds=0.2, token_secret=SECRETS["PARTIDA_TOKEN_SECRET"],
                    service_token_secret=SECRETS["PARTIDA_SERVICE_TOKEN_SECRET"],
                    api_keys=SECRETS["PARTIDA_API_KEYS"], **settings)

@@ -86,7 +86,7 @@ def _play_seat(term: Terminal, remote: Remote, game: str, match_id: str, seat: i
     after = 0     # the last event printed
     settled = -1  # views up to this version need nothing more from us
     while True:
-        feed = remote.stream(match_id, seat, after)
+        feed = remote.follow(match_id, seat, after)
         try:
             for events, item in _batches(feed):
                 if item is not None:
@@ -103,7 +103,7 @@ def _play_seat(term: Terminal, remote: Remote, game: str, match_id: str, seat: i
                         return
                     settled = decided
         finally:
-            feed.cancel()
+            feed.close()
         look = remote.look(match_id, seat)
         if look.HasField("outcome"):
             term.show(renderer.render(json.loads(look.view.data_json)))
@@ -140,6 +140,9 @@ def _decide(term: Terminal, remote: Remote, renderer: Any, narrator: Any, match_
                 return version
             if e.code() != grpc.StatusCode.FAILED_PRECONDITION:
                 raise
+            if remote.look(match_id, seat).HasField("outcome"):  # it ended while they chose
+                term.say("The match ended before your action.")
+                return version
             refused += 1
             term.error(refusal(e))
             if bot is not None and refused >= BOT_REFUSALS:
@@ -204,7 +207,7 @@ def watch(match_id: str, server: str = SERVER, api_key: str = API_KEY,
         for views in _views_after(remote.match_log(match_id)):
             for seen in views:
                 narrator.learn(seen)
-    for events, item in _batches(remote.stream(match_id, None)):
+    for events, item in _batches(remote.follow(match_id, None)):
         if item is not None:
             view = json.loads(item.view.data_json)
             narrator.learn(view)

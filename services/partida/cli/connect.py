@@ -37,7 +37,15 @@ def connect(server: str, api_key: str, player: str) -> Remote:
                 else f"cannot log in as {player!r} at")
         Terminal().error(f"{what} {server}: {refusal(e)}")
         raise typer.Exit(1) from None
+    # Logged in, the server is there: from now on an UNAVAILABLE (restarting, busy, a store
+    # briefly away) is waited out rather than ending a match the player cannot rejoin.
+    remote.retry_seconds = RETRY_SECONDS
+    remote.on_retry = lambda e: Terminal().say(
+        f"The server does not answer ({refusal(e)}); trying again...")
     return remote
+
+
+RETRY_SECONDS = 60.0
 
 
 _UNREACHABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)

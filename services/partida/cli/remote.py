@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +25,25 @@ from partida.v1 import (
     rules_pb2,
     rules_pb2_grpc,
 )
+
+
+class Backoff:
+    """The waits between tries of a call the server refuses as UNAVAILABLE: growing, spread
+    out (clients not in step), until `seconds` have passed."""
+
+    def __init__(self, seconds: float) -> None:
+        self.pause, self.give_up = 0.05, time.monotonic() + seconds
+
+    @property
+    def first(self) -> bool:
+        return self.pause == 0.05
+
+    def over(self) -> bool:
+        return time.monotonic() > self.give_up
+
+    def wait(self) -> None:
+        time.sleep(self.pause * (0.5 + random.random()))
+        self.pause = min(self.pause * 2, 2.0)
 
 
 @dataclass
@@ -60,6 +79,13 @@ class Remote:
         self.timeout = timeout
         self.metadata: tuple[tuple[str, str], ...] = ()
         self.player_id = ""
+        self._login: tuple[str, str] | None = None  # (api key, name) to renew the token with
+        # How long a call refused as UNAVAILABLE (the server busy, restarting or briefly out
+        # of its stores: "retry") is repeated with backoff; `on_retry` hears of the first
+        # refusal of each run. Every call the client makes may be repeated: SubmitAction
+        # with its request id, so an action is applied at most once.
+        self.retry_seconds = 0.0
+        self.on_retry: Callable[[grpc.RpcError], None] | None = None
 
     def login(self, api_key: str, name: str) -> str:
         """Create (or find) the player `name` of the integrator and take a token for it."""
@@ -69,14 +95,42 @@ class Remote:
             metadata=(("x-api-key", api_key),), timeout=self.timeout).token
         self.metadata = (("authorization", f"Bearer {token}"),)
         self.player_id = player_id
+        self._login = (api_key, name)
         return player_id
+
+    def renewed(self, e: grpc.RpcError) -> bool:
+        """Whether `e` refused the token as expired and a new one was taken: a token lasts an
+        hour, a match in the terminal may last longer."""
+        if (self._login is None or e.code() != grpc.StatusCode.UNAUTHENTICATED
+                or "expired" not in (e.details() or "")):
+            return False
+        self.login(*self._login)
+        return True
 
     def close(self) -> None:
         for ch in self._channels.values():
             ch.close()
 
     def call(self, stub: Any, method: str, request: Any) -> Any:
-        return getattr(stub, method)(request, metadata=self.metadata, timeout=self.timeout)
+        backoff, renewed = Backoff(self.retry_seconds), False
+        while True:
+            try:
+                return getattr(stub, method)(request, metadata=self.metadata,
+                                             timeout=self.timeout)
+            except grpc.RpcError as e:
+                if not renewed and self.renewed(e):  # a refused token changed nothing
+                    renewed = True
+                elif not self._waited(e, backoff):
+                    raise
+
+    def _waited(self, e: grpc.RpcError, backoff: Backoff) -> bool:
+        """Whether `e` is an UNAVAILABLE to try again after, and the wait before it is over."""
+        if e.code() != grpc.StatusCode.UNAVAILABLE or backoff.over():
+            return False
+        if backoff.first and self.on_retry is not None:
+            self.on_retry(e)
+        backoff.wait()
+        return True
 
     def player_id_of(self, api_key: str, name: str) -> str:
         """The id of the integrator's player `name` (created if new), e.g. a team mate's."""
@@ -135,6 +189,29 @@ class Remote:
         if seat is not None:
             request.seat = seat
         return self.rules.StreamMatch(request, metadata=self.metadata)
+
+    def follow(self, match_id: str, seat: int | None, after: int = 0) -> Generator[Any, None, None]:
+        """The live feed, followed again from its last event when the server refuses or drops
+        it as UNAVAILABLE (busy or restarting: retried as `call` does, `retry_seconds`
+        counted from the last item) or once the token expires (renewed). Ends where the feed
+        ends; close() it to stop following early."""
+        backoff, renewed = Backoff(self.retry_seconds), False
+        while True:
+            feed = self.stream(match_id, seat, after)
+            try:
+                for item in feed:
+                    if item.HasField("event"):
+                        after = item.event.sequence
+                    backoff, renewed = Backoff(self.retry_seconds), False
+                    yield item
+                return
+            except grpc.RpcError as e:
+                if not renewed and self.renewed(e):  # once: a new token refused is final
+                    renewed = True
+                elif not self._waited(e, backoff):
+                    raise
+            finally:
+                feed.cancel()
 
     def match_log(self, match_id: str) -> Any:
         return self.call(self.persistence, "GetMatchLog",
