@@ -16,6 +16,7 @@ from partida.rules.ledger import LocalLedger
 from partida.rules.matches import Matches
 from partida.rules.redis_session import RedisSessionStore
 from partida.rules.session import MemorySessionStore, SeatMeta, Session
+from tests.support.ledgers import PausingLedger
 from tests.unit.rules.conftest import ALICE, Clock, new_match, play_defaults, rid, who
 
 
@@ -24,19 +25,6 @@ def db(tmp_path):
     engine = make_engine(f"sqlite:///{tmp_path / 'partida.db'}")
     migrate(engine)
     return PersistenceStore(engine)
-
-
-class PausingLedger(LocalLedger):
-    """The real ledger; `then` runs once right after the next append, i.e. while the replica
-    that appended has not yet written its session: where another replica can step in."""
-
-    then = None
-
-    def append_log(self, match_id, entries):
-        super().append_log(match_id, entries)
-        then, self.then = self.then, None
-        if then is not None:
-            then()
 
 
 def _act(matches: Matches, match_id: str) -> int:

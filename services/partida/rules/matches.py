@@ -53,7 +53,7 @@ from partida.rules.randomness import (
     replay_action,
     replay_setup,
 )
-from partida.rules.session import SeatMeta, Session, SessionStore, Wake
+from partida.rules.session import SeatMeta, Session, SessionStore, Wake, seats_mark
 
 # A bot's turn takes milliseconds when all is well; one not taken after this long is queued
 # again (its task may have died with a worker). Repeats are harmless: a turn's request id is
@@ -234,7 +234,11 @@ class Matches:
              with_actions: bool = False) -> Look:
         """What `seat` (None: a spectator) sees; with its legal actions too if asked, all
         from one reading of the match, so they belong to the same version."""
-        s = self.session(match_id)
+        return self.look(self.session(match_id), seat, principal, with_actions)
+
+    def look(self, s: Session, seat: int | None, principal: Principal | None,
+             with_actions: bool = False) -> Look:
+        """`view` of the match as read in `s` (a live feed's: that of the events it sent)."""
         game = self._game(s.game_id)
         if seat is None:
             shown, version, deadline = _spectators(s)
@@ -284,31 +288,48 @@ class Matches:
     def events(self, match_id: str, seat: int | None, principal: Principal | None,
                after_seq: int, wait_seconds: float, seen_version: int = -1,
                wake: Wake | None = None) -> tuple[list[dict[str, Any]], Session]:
+        """Events after `after_seq` as the follower may see them (see `feed`)."""
+        found, s, _ = self.feed(match_id, seat, principal, after_seq, wait_seconds,
+                                seen_version, wake)
+        return found, s
+
+    def feed(self, match_id: str, seat: int | None, principal: Principal | None,
+             after_seq: int, wait_seconds: float, seen_version: int = -1,
+             wake: Wake | None = None) -> tuple[list[dict[str, Any]], Session, int]:
         """Events after `after_seq` as the follower may see them, read from the log when the
-        live store no longer holds them. With nothing new, it waits briefly for new ones, or
-        for the match to move past `seen_version` (the version the follower has been shown),
-        or for `wake`; it does not wait when the match is already past it."""
+        live store no longer holds them, and the sequence the follower has now been served
+        through (hidden events included), to go on from. With nothing new, it waits briefly
+        for new ones, or for the match to move past `seen_version` (the version whose events
+        and view the follower has been sent), or for `wake`; it does not wait when the match
+        is already past it."""
         s = self.session(match_id)
         if seat is not None:
             self._check_seat(s, seat, principal, acting=False)
-        if after_seq >= s.event_seq and s.status == "active" and s.version == seen_version:
-            found, complete = self.sessions.events_after(match_id, after_seq, wait_seconds,
-                                                         seen_version, wake)
-            if not found:  # perhaps woken by a version step: report the match as it is now
-                s = self.session(match_id)
+        # A delayed spectator is behind the live events by design: it waits on the version
+        # alone (its events up to the delayed one were all sent with seen_version's view).
+        lagged = seat is None and s.spectator_delay > 0
+        if (s.status == "active" and s.version == seen_version
+                and (lagged or after_seq >= s.event_seq)):
+            found, complete = self.sessions.events_after(
+                match_id, max(after_seq, s.event_seq), wait_seconds, seen_version, wake)
+            s = self.session(match_id)  # the match as it is now, at least as far as `found`
+            if lagged:  # what woke it is live: what the delay now reveals is read afresh
+                found, complete = self.sessions.events_after(match_id, after_seq, 0)
         else:
             found, complete = self.sessions.events_after(match_id, after_seq, 0)
         if not complete or (after_seq < s.event_seq and not found):
             loaded = self.ledger.load_match(match_id)
             found = [e for entry in (loaded[1] if loaded else []) for e in entry.events
                      if e["seq"] > after_seq]
-        if seat is None and s.spectator_delay:
+        if not lagged and found and found[-1]["version"] > s.version:
+            s = self.session(match_id)  # committed since: the view sent after is not older
+        if lagged:
             # As far as the spectators' state: everything once the match is over (else a
             # finished match's feed would wait forever for its last events).
             shown = (s.spectator["version"] if s.spectator is not None
                      else s.version - s.spectator_delay)
             found = [e for e in found if e["version"] <= shown]
-        return project(found, seat), s
+        return project(found, seat), s, found[-1]["seq"] if found else after_seq
 
     # ----- acting -----------------------------------------------------------------------
     def submit(self, match_id: str, seat: int, expected_version: int, request_id: str,
@@ -361,13 +382,14 @@ class Matches:
             meta = s.seats[seat]
             if controller == "human" and not meta.player_id:
                 raise FailedPrecondition(f"seat {seat} has no player to give it back to")
+            before = seats_mark(s.seats)
             meta.controller, meta.bot = controller, (bot or meta.bot or default_bot(s.game_id))
             self.ledger.update_seat(match_id, seat, meta)  # durable first: rebuilds keep it
-            if not self.sessions.commit(s, s.version, [], "", ""):
-                # Another replica moved the match on meanwhile. The change is recorded
-                # already, so it stands (ABORTED would say it had not been made, and the
-                # session would change unannounced at its next rebuild): the session is
-                # rebuilt from the record now.
+            if not self.sessions.commit(s, s.version, [], "", "", seats_before=before):
+                # Another replica moved the match on, or handed a seat over, meanwhile. The
+                # change is recorded already, so it stands (ABORTED would say it had not been
+                # made, and the session would change unannounced at its next rebuild): the
+                # session is rebuilt from the record now.
                 self.sessions.invalidate(match_id)
                 s = self.session(match_id)
             state = game.state_from_dict(s.state)
@@ -509,7 +531,9 @@ class Matches:
             if outcome is not None:  # recorded before anyone can see the end in the session
                 self.ledger.finish_match(s.match_id, s.outcome or {}, bytes.fromhex(s.seed))
             if not self.sessions.commit(s, expected_version, stored, request_id, result.to_json()):
-                self.sessions.invalidate(s.match_id)  # the log has it; the next read rebuilds
+                # Moved on, or a seat changed hands, meanwhile (read before: it must not be
+                # undone): the log has the action, the record the seats; the next read rebuilds.
+                self.sessions.invalidate(s.match_id)
         except Exception:
             self._rebuild_later(s.match_id)
             raise

@@ -1,9 +1,10 @@
 """Sessions in Redis: one hash-tagged key family per match, so Redis Cluster shards by match.
 
-  match:{id}:session   hash {version, blob, rid, response}   the session, compare-and-set by
-                       Lua, with the last request's response (an immediate retry is answered
-                       from here; older repeats from the database log); blob and response
-                       deflated when long (see _pack)
+  match:{id}:session   hash {version, seats, blob, rid, response}   the session, compare-and-set
+                       by Lua on its version and seats (session.seats_mark), with the last
+                       request's response (an immediate retry is answered from here; older
+                       repeats from the database log); blob and response deflated when long
+                       (see _pack)
   match:{id}:events    stream, ids "<seq>-0"     the recent events, trimmed to EVENTS_KEPT;
                        an action without events adds a mark "<last seq>-<version>" instead,
                        so that streams waiting on the match wake up
@@ -30,6 +31,7 @@ from partida.rules.session import (
     IDLE_TTL,
     Session,
     Wake,
+    seats_mark,
     ttl_of,
     unbroken,
 )
@@ -43,30 +45,33 @@ READ_TIMEOUT_SECONDS = MAX_WAIT_SECONDS + 10.0
 
 # KEYS: session, events
 # ARGV: expected version, new version, blob, ttl, events kept, request id ("" for none),
-#       response, mark id ("" for none), then pairs of (seq, event json)
+#       response, mark id ("" for none), expected seats, new seats, then pairs of
+#       (seq, event json). A session written before seats were kept has none to compare.
 _COMMIT = """
 local current = redis.call('HGET', KEYS[1], 'version')
 if current ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'version', ARGV[2], 'blob', ARGV[3])
+local seats = redis.call('HGET', KEYS[1], 'seats')
+if seats and seats ~= ARGV[9] then return 0 end
+redis.call('HSET', KEYS[1], 'version', ARGV[2], 'blob', ARGV[3], 'seats', ARGV[10])
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'rid', ARGV[6], 'response', ARGV[7]) end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 if ARGV[8] ~= '' then  -- a wake-up only: should it be refused, the commit stands
   redis.pcall('XADD', KEYS[2], 'MAXLEN', ARGV[5], ARGV[8], 'v', ARGV[2])
 end
-for i = 9, #ARGV, 2 do
+for i = 11, #ARGV, 2 do
   redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[5], ARGV[i] .. '-0', 'e', ARGV[i + 1])
 end
-if #ARGV >= 9 or ARGV[8] ~= '' then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
+if #ARGV >= 11 or ARGV[8] ~= '' then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
 return 1
 """
 
 # KEYS: session
-# ARGV: version, blob, ttl
+# ARGV: version, blob, ttl, seats
 # Only a session written here gets its lifetime: one already there (another replica's
 # rebuild, a finished match on its short FINISHED_TTL) keeps its own.
 _CREATE = """
 if redis.call('HSETNX', KEYS[1], 'version', ARGV[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], 'blob', ARGV[2])
+redis.call('HSET', KEYS[1], 'blob', ARGV[2], 'seats', ARGV[4])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
 """
@@ -125,18 +130,21 @@ class RedisSessionStore:
         # As a commit, by the session's status: a finished match rebuilt from the log (a read
         # after its session went) is kept FINISHED_TTL, not IDLE_TTL, as in the memory store.
         ttl = int(ttl_of(session, self.idle_ttl, self.finished_ttl))
-        args: list[Any] = [session.version, _pack(session.to_json()), ttl]
+        args: list[Any] = [session.version, _pack(session.to_json()), ttl,
+                           seats_mark(session.seats)]
         return bool(self._create(keys=[_key(session.match_id, "session")], args=args))
 
     def commit(self, session: Session, expected_version: int, events: list[dict[str, Any]],
-               request_id: str, response: str) -> bool:
+               request_id: str, response: str, seats_before: str | None = None) -> bool:
         # A version step without events is marked after the last event's id (versions only
         # grow, so marks stay in order, and the next event's "<seq + 1>-0" comes after them).
         mark = (f"{session.event_seq}-{session.version}"
                 if not events and session.version > expected_version else "")
         ttl = int(ttl_of(session, self.idle_ttl, self.finished_ttl))
+        seats = seats_mark(session.seats)
         args: list[Any] = [expected_version, session.version, _pack(session.to_json()), ttl,
-                           EVENTS_KEPT, request_id, _pack(response), mark]
+                           EVENTS_KEPT, request_id, _pack(response), mark,
+                           seats if seats_before is None else seats_before, seats]
         for e in events:
             args += [e["seq"], jsonio.dumps(e)]
         keys = [_key(session.match_id, "session"), _key(session.match_id, "events")]

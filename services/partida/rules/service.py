@@ -164,21 +164,24 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         if request.after_sequence < 0:
             raise InvalidArgument("after_sequence must not be negative")
         after = request.after_sequence
-        shown = -1  # the version whose view and decision the stream last sent
+        shown = -1  # the version whose events, view and decision the stream last sent
         gone = Wake()
         context.add_callback(gone.set)  # the caller went away: stop waiting, free the thread
         while context.is_active():
-            events, s = self.matches.events(request.match_id, seat, principal, after,
-                                            STREAM_WAIT_SECONDS, shown, gone)
+            # `after` moves past the events hidden from the follower too: else it would
+            # read them again and again, never waiting, and never end after the last one.
+            events, s, after = self.matches.feed(request.match_id, seat, principal, after,
+                                                 STREAM_WAIT_SECONDS, shown, gone)
             for e in events:
                 yield rules_pb2.StreamMatchResponse(event=protos.event(s.game_id, e))
-                after = e["seq"]
             # An action may produce no event (e.g. a ¿Pasarán? seat ending its segment) and
             # still hand the decision over: the wait also ends when the version moves, and
             # a moved version's view and decision are sent.
             if events or s.version != shown:
-                look = self.matches.view(request.match_id, seat, principal)
-                shown = look.session.version
+                # Of the reading the events were read against (a later one may be newer: its
+                # events, for a delayed spectator those it reveals, would then wait unsent).
+                look = self.matches.look(s, seat, principal)
+                shown = s.version
                 # A delayed spectator's view and decision are those of the lagging state.
                 yield rules_pb2.StreamMatchResponse(
                     view=protos.view(s.game_id, look.version, look.view),

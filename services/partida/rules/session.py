@@ -98,6 +98,13 @@ _SEAT_FIELDS = frozenset(f.name for f in fields(SeatMeta))
 _SESSION_FIELDS = frozenset(f.name for f in fields(Session))
 
 
+def seats_mark(seats: list[SeatMeta]) -> str:
+    """Who plays each seat (its player, or which bot), compared by a commit beside the
+    version: a seat changing hands leaves the version as it is, and a write from a session
+    read before the change (another replica's action) must not undo it."""
+    return ",".join(f"{m.controller}:{m.bot}" for m in seats)
+
+
 class Wake:
     """Ends a follower's wait early, when its caller has gone: the stream then frees its
     server thread at once instead of at the end of a long wait. A store waiting arms it with
@@ -135,7 +142,9 @@ class SessionStore(Protocol):
     def create(self, session: Session) -> bool: ...
 
     def commit(self, session: Session, expected_version: int, events: list[dict[str, Any]],
-               request_id: str, response: str) -> bool: ...
+               request_id: str, response: str, seats_before: str | None = None) -> bool:
+        """Writes `session` if the stored one is at `expected_version` with its seats played
+        as `seats_before` says (a seats_mark; None: as in `session`, unchanged)."""
 
     def invalidate(self, match_id: str) -> None: ...
 
@@ -179,7 +188,8 @@ class MemorySessionStore:
         self._lock = threading.Lock()
         # A commit wakes only the followers of its own match, not every feed of the process.
         self._changes = Notifier()
-        self._sessions: dict[str, tuple[int, str]] = {}  # match -> (version, session JSON)
+        # match -> (version, seats_mark, session JSON)
+        self._sessions: dict[str, tuple[int, str, str]] = {}
         self._events: dict[str, deque[dict[str, Any]]] = defaultdict(
             lambda: deque(maxlen=EVENTS_KEPT))
         self._requests: dict[str, tuple[str, str]] = {}  # match -> last (request id, response)
@@ -189,25 +199,28 @@ class MemorySessionStore:
     def load(self, match_id: str) -> Session | None:
         with self._lock:
             kept = self._sessions.get(match_id)
-        return None if kept is None else Session.from_json(kept[1])
+        return None if kept is None else Session.from_json(kept[2])
 
     def create(self, session: Session) -> bool:
         with self._lock:
             self._expire()
             if session.match_id in self._sessions:
                 return False
-            self._sessions[session.match_id] = (session.version, session.to_json())
+            self._sessions[session.match_id] = (session.version, seats_mark(session.seats),
+                                                 session.to_json())
             self._keep(session)
             return True
 
     def commit(self, session: Session, expected_version: int, events: list[dict[str, Any]],
-               request_id: str, response: str) -> bool:
+               request_id: str, response: str, seats_before: str | None = None) -> bool:
+        seats = seats_mark(session.seats)
+        expected = (expected_version, seats if seats_before is None else seats_before)
         with self._lock:
             self._expire()
             current = self._sessions.get(session.match_id)
-            if current is None or current[0] != expected_version:  # no need to parse it
+            if current is None or current[:2] != expected:  # no need to parse it
                 return False
-            self._sessions[session.match_id] = (session.version, session.to_json())
+            self._sessions[session.match_id] = (session.version, seats, session.to_json())
             self._events[session.match_id].extend(events)
             if request_id:
                 self._requests[session.match_id] = (request_id, response)
@@ -243,7 +256,7 @@ class MemorySessionStore:
         with self._lock:
             kept = self._sessions.get(match_id)
             rid, response = self._requests.get(match_id, ("", ""))
-        session = None if kept is None else Session.from_json(kept[1])
+        session = None if kept is None else Session.from_json(kept[2])
         return session, (response if rid == request_id else None)
 
     def events_after(self, match_id: str, after_seq: int, wait_seconds: float,
