@@ -75,13 +75,25 @@ class Settings(BaseSettings):
         return [f"PARTIDA_{name.upper()}" for name in _SECRETS
                 if getattr(self, name) == type(self).model_fields[name].default]
 
+    def short_secrets_exposed(self) -> list[str]:
+        """The token secrets (as their PARTIDA_ variables) shorter than MIN_SECRET_BYTES when
+        the process listens beyond this machine: any player holds a token signed with the
+        player secret, enough to guess a short one offline and then sign tokens at will.
+        Empty when the host is a loopback address."""
+        if _loopback(self.host):
+            return []
+        return [f"PARTIDA_{name.upper()}" for name in _SIGNING
+                if len(getattr(self, name).encode()) < MIN_SECRET_BYTES]
+
     def integrators(self) -> dict[str, str]:
         """API key -> integrator name."""
         pairs = (p.split("=", 1) for p in self.api_keys.split(",") if "=" in p)
         return {k.strip(): v.strip() for k, v in pairs}
 
 
-_SECRETS = ("token_secret", "service_token_secret", "api_keys")
+_SIGNING = ("token_secret", "service_token_secret")
+_SECRETS = (*_SIGNING, "api_keys")
+MIN_SECRET_BYTES = 32  # an HS256 key as long as its hash (RFC 7518, 3.2)
 API_KEYS = "PARTIDA_API_KEYS"
 
 

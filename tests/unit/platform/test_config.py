@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from partida.cli.serve import serve
 from partida.platform.config import Settings
 
-SET = {"token_secret": "s1-" + "x" * 20, "service_token_secret": "s2-" + "y" * 20,
+SET = {"token_secret": "s1-" + "x" * 30, "service_token_secret": "s2-" + "y" * 30,
        "api_keys": "k-123=acme"}
 ALL = ["PARTIDA_TOKEN_SECRET", "PARTIDA_SERVICE_TOKEN_SECRET", "PARTIDA_API_KEYS"]
 
@@ -30,6 +31,25 @@ def test_a_host_beyond_this_machine_names_every_secret_left_at_its_default(host)
 @pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2", "::1", "localhost"])
 def test_a_loopback_host_may_keep_the_defaults(host):
     assert Settings(host=host).public_defaults_exposed() == []
+
+
+@pytest.mark.parametrize("host, exposed", [
+    ("0.0.0.0", ["PARTIDA_SERVICE_TOKEN_SECRET"]), ("10.1.2.3", ["PARTIDA_SERVICE_TOKEN_SECRET"]),
+    ("127.0.0.1", []), ("localhost", [])])
+def test_a_host_beyond_this_machine_names_each_token_secret_too_short(host, exposed):
+    """A player holds a token signed with the player secret: a short secret can be guessed
+    from it offline, and then any token signed. 31 bytes are too few, 32 (in UTF-8) enough."""
+    cfg = Settings(host=host, token_secret="é" * 16, service_token_secret="z" * 31)
+    assert cfg.short_secrets_exposed() == exposed
+
+
+def test_serve_refuses_a_short_token_secret_before_anything_listens(tmp_path: Path):
+    cfg = Settings(host="0.0.0.0", port=0, metrics_port=0, token_secret="short",
+                   service_token_secret=SET["service_token_secret"],
+                   database_url=f"sqlite:///{tmp_path / 'partida.db'}")
+    with pytest.raises(SystemExit, match="PARTIDA_TOKEN_SECRET is shorter than 32 bytes"):
+        serve("all", cfg, announce=False)
+    assert list(tmp_path.iterdir()) == []  # nothing was made
 
 
 def test_serve_refuses_a_built_in_token_secret_before_anything_listens(tmp_path: Path):
