@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import grpc
 import pytest
 
 from partida.dice.logic import Dice
@@ -111,3 +112,23 @@ def test_a_follower_resuming_from_before_the_kept_events_gets_exactly_what_it_mi
     sent = [i.event.sequence for i in got if i.HasField("event")]
     assert sent == [e["seq"] for e in project(log, 0) if e["seq"] > 2]
     assert len(sent) > 3 * 32
+
+
+def test_a_feed_asked_to_resume_past_the_last_event_is_refused(matches):
+    """A follower claiming to have seen events the match has not made yet was accepted, and
+    the events to come up to that number were skipped, unsaid: it is a client's mistake."""
+    s = new_match(matches)
+    step(matches, s.match_id)
+    last = matches.session(s.match_id).event_seq
+    with served(matches, "alice") as (stub, md):
+        ok = stub.StreamMatch(rules_pb2.StreamMatchRequest(
+            match_id=s.match_id, seat=0, after_sequence=last), metadata=md, timeout=60)
+        assert _items(ok, lambda i: i.HasField("view"))[-1].view.version == 1  # up to date
+        ok.cancel()
+        past = stub.StreamMatch(rules_pb2.StreamMatchRequest(
+            match_id=s.match_id, seat=0, after_sequence=last + 1), metadata=md, timeout=60)
+        with pytest.raises(grpc.RpcError) as refused:
+            next(past)
+    assert refused.value.code() == grpc.StatusCode.OUT_OF_RANGE
+    assert refused.value.details() == (f"after_sequence {last + 1} is past the match's "
+                                       "last event")

@@ -42,6 +42,10 @@ class Unauthenticated(ServiceError):
     code = grpc.StatusCode.UNAUTHENTICATED
 
 
+class OutOfRange(ServiceError):
+    code = grpc.StatusCode.OUT_OF_RANGE
+
+
 class Aborted(ServiceError):
     """A stale version or a lost race: the client should re-read and retry."""
 

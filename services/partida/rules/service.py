@@ -15,7 +15,7 @@ from partida.engine import Action, all_games
 from partida.platform import jsonio, metrics
 from partida.platform.auth import require_player, require_service
 from partida.platform.calls import caller, failure_status, unexpected_status
-from partida.platform.errors import InvalidArgument, ServiceError
+from partida.platform.errors import InvalidArgument, OutOfRange, ServiceError
 from partida.rules import protos
 from partida.rules.matches import Matches
 from partida.rules.session import SeatMeta, Wake
@@ -172,6 +172,10 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             # read them again and again, never waiting, and never end after the last one.
             events, s, after = self.matches.feed(request.match_id, seat, principal, after,
                                                  STREAM_WAIT_SECONDS, shown, gone)
+            if request.after_sequence > s.event_seq:  # a client's mistake: its events to come
+                # would be skipped unsaid (no count in the message: a delayed feed's is less)
+                raise OutOfRange(f"after_sequence {request.after_sequence} is past the "
+                                 "match's last event")
             for e in events:
                 yield rules_pb2.StreamMatchResponse(event=protos.event(s.game_id, e))
             # An action may produce no event (e.g. a ¿Pasarán? seat ending its segment) and
