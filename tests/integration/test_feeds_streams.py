@@ -132,3 +132,17 @@ def test_a_feed_asked_to_resume_past_the_last_event_is_refused(matches):
     assert refused.value.code() == grpc.StatusCode.OUT_OF_RANGE
     assert refused.value.details() == (f"after_sequence {last + 1} is past the match's "
                                        "last event")
+
+
+def test_a_delayed_spectator_cannot_learn_how_far_the_match_is_by_resuming(matches):
+    """The refusal above would tell a delayed spectator, by trying numbers, how many events
+    the live match has made: its feed resumed past them is not refused."""
+    s = new_match(matches, spectator_delay=3)
+    for _ in range(6):
+        step(matches, s.match_id)
+    past = matches.session(s.match_id).event_seq + 1
+    with served(matches, "eve") as (stub, md):
+        feed = stub.StreamMatch(rules_pb2.StreamMatchRequest(
+            match_id=s.match_id, after_sequence=past), metadata=md, timeout=60)
+        assert _items(feed, lambda i: i.HasField("view"))[-1].view.version == 3
+        feed.cancel()

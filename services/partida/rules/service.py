@@ -172,8 +172,10 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             # read them again and again, never waiting, and never end after the last one.
             events, s, after = self.matches.feed(request.match_id, seat, principal, after,
                                                  STREAM_WAIT_SECONDS, shown, gone)
-            if request.after_sequence > s.event_seq:  # a client's mistake: its events to come
-                # would be skipped unsaid (no count in the message: a delayed feed's is less)
+            if request.after_sequence > s.event_seq and (seat is not None
+                                                         or not s.spectator_delay):
+                # A client's mistake: the events to come up to it would be skipped unsaid. Not
+                # told to a delayed spectator: asking would find how far the live match is.
                 raise OutOfRange(f"after_sequence {request.after_sequence} is past the "
                                  "match's last event")
             for e in events:
