@@ -11,6 +11,7 @@ campaign open | show   open a campaign between teams, read its standings
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -128,7 +129,8 @@ def _decide(term: Terminal, remote: Remote, renderer: Any, narrator: Any, match_
         if bot is not None:
             action_id = bot.choose(view, actions, rng)
         else:
-            action_id = _ask(term, renderer, view, actions, look.default_action_id)
+            action_id = _ask(term, renderer, view, actions, look.default_action_id,
+                             _seconds_left(look.decision))
             if action_id is None:
                 return None
         try:
@@ -149,13 +151,25 @@ def _decide(term: Terminal, remote: Remote, renderer: Any, narrator: Any, match_
                 raise
 
 
+def _seconds_left(decision: Any) -> float | None:
+    """Until the server plays the default for the seat, by this machine's clock; None: no
+    limit."""
+    if not decision.HasField("deadline"):
+        return None
+    return max(0.0, decision.deadline.ToNanoseconds() / 1e9 - time.time())
+
+
 def _ask(term: Terminal, renderer: Any, view: Any, actions: list[Action],
-         default: str) -> str | None:
-    """The action a person picks at the prompt; None if they quit (q, end of input)."""
+         default: str, left: float | None = None) -> str | None:
+    """The action a person picks at the prompt; None if they quit (q, end of input). `left`:
+    seconds before the server's clock plays the default (a player not told found their
+    choice refused, the match moved on)."""
     term.show(renderer.render(view))
     for i, a in enumerate(actions, 1):
         mark = "  (default)" if a.id == default else ""
         term.say(f"{i:>3}. {a.description}{mark}")
+    if left is not None:
+        term.say(f"Choose within {left:.0f} s, or the default is played for you.")
     prompt = f"1-{len(actions)}, d = default, q = quit > "
     choice = ask(term.read_line, term.say, prompt, len(actions))
     if choice.special == QUIT:

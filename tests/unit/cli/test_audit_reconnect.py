@@ -1,8 +1,9 @@
 """Findings of the audit of `partida client play` and `watch` over a long or broken
 connection: a server that restarts under them (on the same port and database, as `partida
 serve` restarted or a rules process of the stack), a token that expires during the match,
-and a match that ends while the player is at the prompt. Real embedded servers in this
-process; the commands as a user runs them (a subprocess) or their play loop."""
+and a match that ends while the player is at the prompt (and what the prompt says of the
+clock). Real embedded servers in this process; the commands as a user runs them (a
+subprocess) or their play loop."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from partida.devstack.servers import free_port
 from partida.devstack.stack import API_KEY, SECRETS
 from partida.engine import Event
 from partida.platform.auth import Authority
-from partida.v1 import rules_pb2
+from partida.v1 import common_pb2, rules_pb2
 from tests.e2e.play import play_to_end, player, seat_in_match, wait_for_turn
 from tests.support.serving import embedded
 
@@ -206,3 +207,33 @@ def test_the_match_ending_while_the_player_chooses_is_no_error(server):
     assert term.err.file.getvalue() == ""
     assert "The match ended before your action." in said
     assert said.rstrip().endswith(f"Match over: seat {seat} gave up the defence")
+
+
+class _Leaving(Console):
+    """A player who reads the prompt, then quits."""
+
+    def __init__(self) -> None:
+        super().__init__(file=io.StringIO(), width=200)
+
+    def input(self, *args: Any, **kwargs: Any) -> str:
+        return "q"
+
+
+def test_the_prompt_says_how_long_the_player_has(server):
+    """The server plays the default when a decision's clock runs out (300 s by default); the
+    prompt never said so, and a slow player found their choice refused, the match moved on."""
+    remote = Remote(server)
+    remote.login(API_KEY, "unhurried")
+    match_id, seat = seat_in_match(remote, seats=2)
+    term = _terminal(_Leaving())
+    client._play_seat(term, remote, "montanas", match_id, seat, None)
+    left = re.findall(r"Choose within (\d+) s, or the default is played for you\.",
+                      term.out.file.getvalue())
+    assert len(left) == 1 and 0 < int(left[0]) <= 300
+
+
+def test_seconds_left_are_none_without_a_clock_and_never_negative():
+    assert client._seconds_left(common_pb2.Decision(seats=[0])) is None
+    past = common_pb2.Decision(seats=[0])
+    past.deadline.FromSeconds(int(time.time()) - 60)
+    assert client._seconds_left(past) == 0.0
