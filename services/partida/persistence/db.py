@@ -41,9 +41,14 @@ def _sqlite_engine(url: sa.URL, **kwargs: Any) -> sa.Engine:
     # Connections move between gRPC worker threads; the busy timeout makes a writer wait
     # for another instead of failing at once.
     connect_args = {"check_same_thread": False, "timeout": 30}
-    memory = url.database in (None, "", ":memory:")
+    database = url.database or ""
+    memory = database in ("", ":memory:")
     if memory:  # one connection for all threads, or each would see its own empty database
         kwargs.setdefault("poolclass", StaticPool)
+    elif not url.query.get("uri"):
+        # SQLite makes a missing file but not its folder ("unable to open database file",
+        # naming neither): a server would wait for ever for a database it can never open.
+        Path(database).parent.mkdir(parents=True, exist_ok=True)
     engine = sa.create_engine(url, connect_args=connect_args, **kwargs)
 
     @event.listens_for(engine, "connect")

@@ -50,6 +50,9 @@ class Process:
     server: Server
     loops: list[Callable[[threading.Event], None]] = field(default_factory=list)
     closers: list[Callable[[], None]] = field(default_factory=list)
+    # Run as the server begins to drain: each ends a kind of long wait that would otherwise
+    # hold the shutdown for the whole grace.
+    draining: list[Callable[[], None]] = field(default_factory=list)
     parts: dict[str, Any] = field(default_factory=dict)
     # (name, check): each check raises until its dependency answers (and is set up).
     checks: list[tuple[str, Callable[[], Any]]] = field(default_factory=list)
@@ -110,6 +113,8 @@ class Process:
 
     def stop(self, grace: float = 5.0) -> None:
         self._stop.set()
+        for drain in self.draining:
+            drain()
         self.server.stop(grace)
         for close in self.closers:
             close()
@@ -195,11 +200,14 @@ def _rules(cfg: Settings, auth: Authority, store: Any | None,
     token = auth.service_token("rules")
     # A live feed waits on a Redis connection of its own; calls take one each too.
     idle, finished = cfg.match_idle_ttl_seconds, cfg.match_finished_ttl_seconds
-    sessions = (RedisSessionStore.from_url(cfg.redis_url, idle, finished_ttl=finished,
-                                           connections=cfg.max_streams + CALL_THREADS)
-                if cfg.redis_url else MemorySessionStore(idle, finished))
+    sessions: Any
     if cfg.redis_url:
+        sessions = RedisSessionStore.from_url(cfg.redis_url, idle, finished_ttl=finished,
+                                              connections=cfg.max_streams + CALL_THREADS)
         _redis(cfg.redis_url, proc)
+    else:
+        sessions = MemorySessionStore(idle, finished)
+        proc.draining.append(sessions.close)  # live feeds wait on it
     ledger = (LocalLedger(store) if store is not None
               else LedgerClient(_channel(cfg, cfg.persistence_address, proc, "persistence"),
                                 token))

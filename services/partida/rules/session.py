@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
 from partida.platform import jsonio
+from partida.platform.errors import Unavailable
 from partida.platform.notify import Notifier
 
 # Live events kept per match (about ten actions of Las Montañas); a follower further behind
@@ -195,6 +196,14 @@ class MemorySessionStore:
         self._requests: dict[str, tuple[str, str]] = {}  # match -> last (request id, response)
         self._deadlines: dict[str, float] = {}
         self._index_whole = False  # a new process knows none of the matches in play
+        self._closed = False
+
+    def close(self) -> None:
+        """The server is stopping: every follower's wait ends now, UNAVAILABLE, to follow
+        again once it is back. Else each live feed would hold the shutdown for the whole
+        drain grace, waiting for an event that no longer comes."""
+        self._closed = True
+        self._changes.notify_all()
 
     def load(self, match_id: str) -> Session | None:
         with self._lock:
@@ -268,6 +277,9 @@ class MemorySessionStore:
                 wake.arm(changes.wake)
             try:
                 while True:
+                    if self._closed:
+                        raise Unavailable("the server is stopping; follow the match again "
+                                          "shortly")
                     found, complete, moved = self._read(match_id, after_seq, after_version)
                     left = deadline - time.monotonic()
                     if found or moved or left <= 0 or (wake is not None and wake.is_set()):
