@@ -453,7 +453,11 @@ class Matches:
             game = self._game(s.game_id)
             state = game.state_from_dict(s.state)
             if not s.deadline or s.deadline > now:  # not timed out: found early
-                if self._bot_to_act(s, game, state) and now - s.asked_at >= BOT_RETRY_SECONDS:
+                # A match rebuilt from its log lost its queued turn with the store (the
+                # embedded server's local queue dies with it): asked again at once, not after
+                # BOT_RETRY_SECONDS, which left the bots idle after every restart.
+                if self._bot_to_act(s, game, state) and (
+                        rebuilt or now - s.asked_at >= BOT_RETRY_SECONDS):
                     self._schedule_bots(s, game, state)  # a repeat is harmless
                 s.indexed = 0.0  # what the index holds is past: index afresh
                 self._index(s, game, state, now)

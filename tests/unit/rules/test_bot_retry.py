@@ -132,6 +132,22 @@ def test_an_index_lost_with_the_session_store_is_put_back_from_the_ledger(store,
     assert after.restore_lost_index() == 0  # once only: the index is whole again
 
 
+def test_a_bot_turn_lost_with_the_session_store_is_asked_again_at_once(store, clock):
+    """The embedded server's queue of bot turns dies with the process: after a restart the
+    rebuilt match's bot was asked again only BOT_RETRY_SECONDS after its decision arose,
+    the bots idle meanwhile. A rebuilt match's bot turn is queued at the first round."""
+    clock.now = time.time()  # a rebuilt decision dates from its record, stamped by the database
+    before = Matches(MemorySessionStore(), LocalLedger(store), Dice(store), LosingScheduler(),
+                     clock=clock)
+    bots_turn = _bot_first(before)
+    bots = LosingScheduler()  # restarted at once: the same records, an empty session store
+    after = Matches(MemorySessionStore(), LocalLedger(store), Dice(store), bots, clock=clock)
+    clock.now += 1
+    after.watch_clocks()  # puts the index back
+    after.watch_clocks()
+    assert [q[0] for q in bots.queued] == [bots_turn.match_id]
+
+
 def test_the_lost_index_is_put_back_page_by_page(store, clock):
     before = Matches(MemorySessionStore(), LocalLedger(store), Dice(store), clock=clock)
     made = sorted(new_match(before).match_id for _ in range(5))
