@@ -21,7 +21,13 @@ How a match becomes games:
   1500/100 player, so that beating (or losing to) bots still moves a person's rating; in a
   cooperative match they are team-mates and play no part.
 - A player holding several seats plays the games of each of them, but not against
-  themselves, and their match counts once.
+  themselves, and their match counts once; in a cooperative match their seats share the
+  one game against the scenario.
+- Bounds (a decision, as Lichess's Glicko-2 does): the volatility is kept at most
+  MAX_VOLATILITY and the deviation at most a newcomer's. A match is several games with one
+  result (each opponent of a team, each bot), far from the independent games of a rating
+  period the paper assumes, so every result is a surprise; unbounded, the volatility fed on
+  itself until ratings ran to minus tens of thousands and the update divided by zero.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from partida.persistence.records import Outcome, Seat
 SCALE = 173.7178  # Glicko-2 units per Glicko point
 TAU = 0.5  # constrains volatility changes; Glickman suggests 0.3 to 1.2
 EPSILON = 1e-6  # convergence of the volatility iteration
+MAX_VOLATILITY = 0.1  # see "Bounds" above
 
 
 @dataclass(frozen=True)
@@ -93,14 +100,15 @@ def update(player: Skill, games: Iterable[tuple[Skill, float]], tau: float = TAU
         g_j = _g(opponent.deviation / SCALE)
         e_j = _expected(mu, (opponent.rating - 1500.0) / SCALE, g_j)
         terms.append((g_j, e_j, score))
+    max_phi = Skill().deviation / SCALE
     if not terms:  # no games: only the uncertainty grows
-        phi_star = math.sqrt(phi * phi + player.volatility ** 2)
+        phi_star = min(max_phi, math.sqrt(phi * phi + player.volatility ** 2))
         return Skill(player.rating, phi_star * SCALE, player.volatility)
     v = 1.0 / sum(g * g * e * (1.0 - e) for g, e, _ in terms)
     improvement = sum(g * (s - e) for g, e, s in terms)
-    sigma = _volatility(player.volatility, phi, v, v * improvement, tau)
+    sigma = min(MAX_VOLATILITY, _volatility(player.volatility, phi, v, v * improvement, tau))
     phi_star = math.sqrt(phi * phi + sigma * sigma)
-    new_phi = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
+    new_phi = min(max_phi, 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v))
     new_mu = mu + new_phi * new_phi * improvement
     return Skill(new_mu * SCALE + 1500.0, new_phi * SCALE, sigma)
 
@@ -131,8 +139,8 @@ def rate_match(seats: Sequence[Seat], outcome: Outcome,
     for seat in seats:
         if not seat.player_id:
             continue
-        if cooperative:
-            games[seat.player_id].append((FIXED_OPPONENT, float(seat.seat in outcome.winners)))
+        if cooperative:  # one game per player, however many seats they hold
+            games[seat.player_id] = [(FIXED_OPPONENT, float(seat.seat in outcome.winners))]
             continue
         for other in seats:
             if other.seat == seat.seat or other.player_id == seat.player_id or (
