@@ -42,8 +42,11 @@ _RATINGS_OF = sa.select(_RATINGS).where(sa.tuple_(_RATINGS.c.player_id, _RATINGS
 # Finishing a match (built once: it runs at the end of every match).
 _LOCK_MATCH = (sa.select(_MATCHES.c.game_id, _MATCHES.c.seats_json, _MATCHES.c.status,
                          _MATCHES.c.outcome_json, _MATCHES.c.dice_seed,
-                         _MATCHES.c.dice_commitment)
+                         _MATCHES.c.dice_commitment, _MATCHES.c.campaign_id)
                .where(_MATCHES.c.match_id == sa.bindparam("match_id")).with_for_update())
+_CAMPAIGNS = models.table(models.Campaign)
+_LOCK_CAMPAIGN = (sa.select(_CAMPAIGNS.c.campaign_id)
+                  .where(_CAMPAIGNS.c.campaign_id == sa.bindparam("c")).with_for_update())
 _FINISH = (sa.update(_MATCHES).where(_MATCHES.c.match_id == sa.bindparam("m"))
            .values(status=sa.bindparam("status"), finished_at=sa.bindparam("finished_at"),
                    outcome_json=sa.bindparam("outcome_json"), dice_seed=sa.bindparam("seed")))
@@ -315,6 +318,12 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
             _check_outcome(seats, outcome)
             if hashlib.sha256(seed).digest() != row.dice_commitment:
                 raise InvalidArgument("dice_seed does not match the match's dice commitment")
+            if row.campaign_id:
+                # A scenario counts the match that finished first. One campaign's finishes
+                # take their times in turn, each after the one before has committed: else a
+                # finish timed first but committed last took the scenario from a match
+                # already reported as counted.
+                conn.execute(_LOCK_CAMPAIGN, {"c": row.campaign_id})
             conn.execute(_FINISH, {"m": match_id, "status": models.FINISHED,
                                    "finished_at": models.utcnow(),
                                    "outcome_json": rows.outcome_json(outcome), "seed": seed})
