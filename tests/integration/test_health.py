@@ -14,11 +14,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from partida.devstack.servers import free_port, start_postgres, start_redis, stop
 from partida.devstack.stack import serve_command, service_env
+from partida.platform.assembly import authority, build
+from partida.platform.config import Settings
 from partida.platform.server import LIVENESS
+from partida.v1 import persistence_pb2, persistence_pb2_grpc, rules_pb2, rules_pb2_grpc
 
 SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
@@ -124,3 +128,31 @@ def test_a_serving_process_stops_serving_while_redis_is_down_and_stays_alive(tmp
             assert status(address, "partida.v1.RulesService") == SERVING
     finally:
         stop(redis_proc)
+
+
+def test_calls_before_the_database_answers_are_refused_as_unavailable():
+    """A process listens at once and serves once its dependencies answer. A call in between
+    reached the store: a PostgreSQL down was answered UNAVAILABLE (out of reach), but SQLite's
+    errors and a schema not yet migrated failed as a bug, INTERNAL, which clients do not
+    retry. Every call in between is now refused UNAVAILABLE, saying why."""
+    cfg = Settings(database_url=f"postgresql+psycopg://u:p@127.0.0.1:{free_port()}/none",
+                   port=0, metrics_port=0)
+    served = build("all", cfg)  # nothing listens at the database's port
+    served.start()
+    try:
+        address = f"127.0.0.1:{served.server.port}"
+        assert status(address) == NOT_SERVING
+        token = authority(cfg).player_token("p1", 600)[0]
+        bearer = (("authorization", f"Bearer {token}"),)
+        with grpc.insecure_channel(address) as channel:
+            for call, request in (
+                    (rules_pb2_grpc.RulesServiceStub(channel).GetView,
+                     rules_pb2.GetViewRequest(match_id="m1")),
+                    (persistence_pb2_grpc.PersistenceServiceStub(channel).GetRating,
+                     persistence_pb2.GetRatingRequest(player_id="p1", game_id="montanas"))):
+                with pytest.raises(grpc.RpcError) as refused:
+                    call(request, metadata=bearer, timeout=10)
+                assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
+                assert refused.value.details().startswith("the server is starting")
+    finally:
+        served.stop(0)

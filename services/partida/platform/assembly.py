@@ -296,7 +296,7 @@ def build(role: str, cfg: Settings) -> Process:
                          integrator_limiter=RateLimiter(cfg.integrator_rate_limit,
                                                         cfg.integrator_rate_burst),
                          handlers=[_front_door(cfg)] if role == "rules" else [],
-                         streams_per_player=cfg.streams_per_player)
+                         streams_per_player=cfg.streams_per_player, ready=proc.ready)
     return proc
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import logging
+import threading
 import time
 import uuid
 from collections.abc import Callable, Collection, Iterator
@@ -21,6 +22,7 @@ from partida.platform.errors import (
     ResourceExhausted,
     ServiceError,
     Unauthenticated,
+    Unavailable,
 )
 from partida.platform.outages import out_of_reach
 from partida.platform.ratelimit import RateLimiter
@@ -150,12 +152,16 @@ class CallContextInterceptor(PerMethod):
     stream slot (platform/stream_slots) for each response stream while it is open."""
 
     def __init__(self, authority: Authority, limiter: RateLimiter | None,
-                 slots: StreamSlots, integrator_limiter: RateLimiter | None = None) -> None:
+                 slots: StreamSlots, integrator_limiter: RateLimiter | None = None,
+                 ready: threading.Event | None = None) -> None:
+        """ready: set once the process's dependencies have answered (its database migrated);
+        until then every call is refused UNAVAILABLE (None: calls are served at once)."""
         super().__init__()
         self._authority = authority
         self._limiter = limiter
         self._integrator_limiter = integrator_limiter
         self._slots = slots
+        self._ready = ready
 
     def wrap(self, method: str, handler: Any) -> Any:
         if method.startswith(("/grpc.health", "/grpc.reflection")):
@@ -165,6 +171,11 @@ class CallContextInterceptor(PerMethod):
                       _tolerant(handler.request_deserializer))
 
     def _enter(self, context: grpc.ServicerContext, request: Any) -> list[Any]:
+        if self._ready is not None and not self._ready.is_set():
+            # Before its database answers (or is migrated) a call failed as a bug, INTERNAL,
+            # which clients do not retry.
+            raise Unavailable("the server is starting: what it depends on does not answer "
+                              "yet; retry shortly")
         metadata = dict(context.invocation_metadata() or ())
         auth = metadata.get("authorization", "")
         principal = None

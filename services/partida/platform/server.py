@@ -4,6 +4,7 @@ message limits and graceful shutdown."""
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Sequence
 from concurrent import futures
 from dataclasses import dataclass
@@ -43,10 +44,12 @@ class Server:
                  integrator_limiter: RateLimiter | None = None,
                  handlers: Sequence[grpc.GenericRpcHandler] = (),
                  max_streams: int = 16,
-                 streams_per_player: int = DEFAULT_PER_PLAYER) -> None:
+                 streams_per_player: int = DEFAULT_PER_PLAYER,
+                 ready: threading.Event | None = None) -> None:
         """max_workers: threads for unary calls; max_streams: response streams followed at
         once, each with a thread of its own beside those (a blocked thread costs little
-        memory and no CPU), so however many streams wait, calls still find a thread."""
+        memory and no CPU), so however many streams wait, calls still find a thread.
+        ready: calls are refused UNAVAILABLE until it is set (None: served at once)."""
         self.health = health.HealthServicer()
         self.streams = StreamSlots(max_streams, streams_per_player)
         self._names = [r.service_name for r in registrations]
@@ -59,7 +62,7 @@ class Server:
             # serve every call of it the same way.
             interceptors=[MetricsInterceptor(passed),
                           CallContextInterceptor(authority, limiter, self.streams,
-                                                 integrator_limiter)],
+                                                 integrator_limiter, ready)],
             options=[("grpc.max_receive_message_length", max_message_bytes),
                      ("grpc.max_send_message_length", response_limit(max_message_bytes)),
                      ("grpc.so_reuseport", 0),
