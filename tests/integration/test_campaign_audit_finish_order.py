@@ -59,13 +59,16 @@ def test_the_counted_match_of_a_scenario_never_changes_once_reported(engine):  #
         gang_wins = threading.Thread(target=store.finish_match, args=(
             "m1", records.Outcome((1,), reason="over"), SEED))
         gang_wins.start()
+        deadline = time.monotonic() + 60  # bounds a wait that never ends, should it not
         while not _blocked_by(engine, holder_pid):
-            time.sleep(0.01)  # until m1's finish waits for the lock (no assertion on time)
+            assert gang_wins.is_alive() and time.monotonic() < deadline
+            time.sleep(0.01)  # until m1's finish waits for the lock
         posse_wins = threading.Thread(target=store.finish_match, args=(
             "m2", records.Outcome((0,), reason="over"), SEED))
         posse_wins.start()
         # m2's finish either commits (it did) or waits for m1's (it does now)
         while posse_wins.is_alive() and _waiting_for_locks(engine) < 2:
+            assert time.monotonic() < deadline
             time.sleep(0.01)
         reported = store.get_campaign("c1").results
         holder.rollback()  # lets m1's finish commit, then m2's
