@@ -71,7 +71,7 @@ def test_events_of_an_action_whose_session_commit_was_lost_are_still_followed(db
     assert ledger.then is None
     _act_with_events(a, match_id)  # after the rebuild: into the stream again
     last = a.session(match_id).event_seq
-    events, _ = a.events(match_id, 0, ALICE, followed, 0)
+    events, _, _ = a.events(match_id, 0, ALICE, followed, 0)
     assert [e["seq"] for e in events] == list(range(followed + 1, last + 1))
 
 

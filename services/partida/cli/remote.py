@@ -28,15 +28,14 @@ from partida.v1 import (
 
 
 class Backoff:
-    """The waits between tries of a call the server refuses as UNAVAILABLE: growing, spread
-    out (clients not in step), until `seconds` have passed."""
+    """The tries of one call: the waits between those the server refuses as UNAVAILABLE,
+    growing, spread out (clients not in step), until `seconds` have passed; and whether the
+    token was renewed for it already (once only: a new token refused is final)."""
 
     def __init__(self, seconds: float) -> None:
         self.pause, self.give_up = 0.05, time.monotonic() + seconds
-
-    @property
-    def first(self) -> bool:
-        return self.pause == 0.05
+        self.waits = 0
+        self.renewed = False
 
     def over(self) -> bool:
         return time.monotonic() > self.give_up
@@ -44,6 +43,7 @@ class Backoff:
     def wait(self) -> None:
         time.sleep(self.pause * (0.5 + random.random()))
         self.pause = min(self.pause * 2, 2.0)
+        self.waits += 1
 
 
 @dataclass
@@ -112,24 +112,26 @@ class Remote:
             ch.close()
 
     def call(self, stub: Any, method: str, request: Any) -> Any:
-        backoff, renewed = Backoff(self.retry_seconds), False
+        tries = Backoff(self.retry_seconds)
         while True:
             try:
                 return getattr(stub, method)(request, metadata=self.metadata,
                                              timeout=self.timeout)
             except grpc.RpcError as e:
-                if not renewed and self.renewed(e):  # a refused token changed nothing
-                    renewed = True
-                elif not self._waited(e, backoff):
+                if not self._again(e, tries):
                     raise
 
-    def _waited(self, e: grpc.RpcError, backoff: Backoff) -> bool:
-        """Whether `e` is an UNAVAILABLE to try again after, and the wait before it is over."""
-        if e.code() != grpc.StatusCode.UNAVAILABLE or backoff.over():
+    def _again(self, e: grpc.RpcError, tries: Backoff) -> bool:
+        """Whether to try again after `e` (a refused token or an UNAVAILABLE changed
+        nothing): once the token is renewed, or the wait for the server is over."""
+        if not tries.renewed and self.renewed(e):
+            tries.renewed = True
+            return True
+        if e.code() != grpc.StatusCode.UNAVAILABLE or tries.over():
             return False
-        if backoff.first and self.on_retry is not None:
+        if not tries.waits and self.on_retry is not None:
             self.on_retry(e)
-        backoff.wait()
+        tries.wait()
         return True
 
     def player_id_of(self, api_key: str, name: str) -> str:
@@ -195,20 +197,18 @@ class Remote:
         it as UNAVAILABLE (busy or restarting: retried as `call` does, `retry_seconds`
         counted from the last item) or once the token expires (renewed). Ends where the feed
         ends; close() it to stop following early."""
-        backoff, renewed = Backoff(self.retry_seconds), False
+        tries = Backoff(self.retry_seconds)
         while True:
             feed = self.stream(match_id, seat, after)
             try:
                 for item in feed:
                     if item.HasField("event"):
                         after = item.event.sequence
-                    backoff, renewed = Backoff(self.retry_seconds), False
+                    tries = Backoff(self.retry_seconds)
                     yield item
                 return
             except grpc.RpcError as e:
-                if not renewed and self.renewed(e):  # once: a new token refused is final
-                    renewed = True
-                elif not self._waited(e, backoff):
+                if not self._again(e, tries):
                     raise
             finally:
                 feed.cancel()

@@ -287,15 +287,7 @@ class Matches:
 
     def events(self, match_id: str, seat: int | None, principal: Principal | None,
                after_seq: int, wait_seconds: float, seen_version: int = -1,
-               wake: Wake | None = None) -> tuple[list[dict[str, Any]], Session]:
-        """Events after `after_seq` as the follower may see them (see `feed`)."""
-        found, s, _ = self.feed(match_id, seat, principal, after_seq, wait_seconds,
-                                seen_version, wake)
-        return found, s
-
-    def feed(self, match_id: str, seat: int | None, principal: Principal | None,
-             after_seq: int, wait_seconds: float, seen_version: int = -1,
-             wake: Wake | None = None) -> tuple[list[dict[str, Any]], Session, int]:
+               wake: Wake | None = None) -> tuple[list[dict[str, Any]], Session, int]:
         """Events after `after_seq` as the follower may see them, read from the log when the
         live store no longer holds them, and the sequence the follower has now been served
         through (hidden events included), to go on from. With nothing new, it waits briefly

@@ -170,8 +170,8 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         while context.is_active():
             # `after` moves past the events hidden from the follower too: else it would
             # read them again and again, never waiting, and never end after the last one.
-            events, s, after = self.matches.feed(request.match_id, seat, principal, after,
-                                                 STREAM_WAIT_SECONDS, shown, gone)
+            events, s, after = self.matches.events(request.match_id, seat, principal, after,
+                                                   STREAM_WAIT_SECONDS, shown, gone)
             if request.after_sequence > s.event_seq and (seat is not None
                                                          or not s.spectator_delay):
                 # A client's mistake: the events to come up to it would be skipped unsaid. Not

@@ -156,9 +156,9 @@ def test_views_redact_nothing_public_and_spectators_may_lag(matches):
         matches.submit(s.match_id, to_act[0], cur.version, rid(), default, principal)
     cur = matches.session(s.match_id)
     assert cur.spectator["version"] == cur.version - 3
-    events, _ = matches.events(s.match_id, None, ALICE, 0, 0)
+    events, _, _ = matches.events(s.match_id, None, ALICE, 0, 0)
     assert events and max(e["version"] for e in events) <= cur.version - 3
-    seat_events, _ = matches.events(s.match_id, 0, ALICE, 0, 0)
+    seat_events, _, _ = matches.events(s.match_id, 0, ALICE, 0, 0)
     assert max(e["version"] for e in seat_events) == cur.version
     with pytest.raises(PermissionDenied):
         matches.events(s.match_id, 1, ALICE, 0, 0)
@@ -414,7 +414,7 @@ def test_a_finished_match_leaves_the_live_store_and_reads_the_same_from_the_log(
     s = new_match(matches)
     end = play_defaults(matches, s.match_id)
     look = matches.view(s.match_id, 0, ALICE)
-    events, _ = matches.events(s.match_id, 0, ALICE, 0, 0)
+    events, _, _ = matches.events(s.match_id, 0, ALICE, 0, 0)
     clock.now += 61
     new_match(matches)  # a write, at which the store lets expired sessions go
     assert matches.sessions.load(s.match_id) is None
