@@ -3,6 +3,7 @@ store's dataclasses, so no ORM object escapes."""
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import asdict
 from datetime import UTC, datetime
@@ -30,6 +31,14 @@ def seats_json(seats: tuple[records.Seat, ...]) -> str:
 
 def seats(text: str) -> tuple[records.Seat, ...]:
     return tuple(records.Seat(**s) for s in json.loads(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def seat_count(text: str) -> int:
+    """How many seats `text` (a match's seats_json) lists. Every log append checks its
+    records' seats against it, and the number never changes in a match: it is parsed once,
+    not again for every append (each building the seats only to count them)."""
+    return len(json.loads(text))
 
 
 def outcome_json(outcome: records.Outcome) -> str:
