@@ -53,20 +53,21 @@ def check_teams(teams: Sequence[records.CampaignTeam]) -> None:
 
 
 def check_seats(campaign: records.Campaign, game_id: str, scenario_id: str,
-                seats: Sequence[records.Seat]) -> None:
+                seats: Sequence[records.Seat], match_id: str = "") -> None:
     """Pure: FailedPrecondition unless a match of this game and scenario with these seats
     can count for the campaign: the campaign's game, a scenario of it not played yet, teams
     of it, and each member of the campaign seated for their own team (others for none, or
     any team if a bot); once the set-up has dealt the seats' sides, each team on one side
     and each side for one team. The store runs it when recording; callers may run it
-    beforehand on a campaign they read, so as to refuse before creating anything."""
+    beforehand on a campaign they read, so as to refuse before creating anything. A
+    scenario played by `match_id` itself is no refusal: that is a creation retried."""
     if campaign.game_id != game_id:
         raise FailedPrecondition(f"campaign {campaign.campaign_id!r} plays "
                                  f"{campaign.game_id!r}, not {game_id!r}")
     if scenario_id not in campaign.scenario_ids:
         raise FailedPrecondition(f"scenario {scenario_id!r} is not in the campaign")
     played = next((r.match_id for r in campaign.results if r.scenario_id == scenario_id), None)
-    if played is not None:
+    if played not in (None, match_id):
         raise FailedPrecondition(f"scenario {scenario_id!r} was already played in the "
                                  f"campaign (match {played!r})")
     teams = {t.name for t in campaign.teams}
@@ -106,7 +107,7 @@ def check_match(s: Session, match: records.Match) -> None:
     """Refuses (nothing written) a new match that cannot count for its campaign, or names
     a campaign that does not exist (NotFound)."""
     check_seats(_campaign(s, match.campaign_id), match.game_id, match.scenario_id,
-                match.seats)
+                match.seats, match.match_id)
 
 
 def standings(teams: Sequence[records.CampaignTeam], scenario_ids: Sequence[str],

@@ -16,7 +16,13 @@ from partida.persistence.campaigns import check_seats
 from partida.persistence.convert import campaign_of
 from partida.platform.batching import Batcher, Pending
 from partida.platform.calls import downstream_failure
-from partida.platform.errors import AlreadyExists, NotFound, Unavailable, passed_on
+from partida.platform.errors import (
+    AlreadyExists,
+    FailedPrecondition,
+    NotFound,
+    Unavailable,
+    passed_on,
+)
 from partida.platform.service_client import ServiceClient
 from partida.rules import protos
 from partida.rules.ledger import seat_records
@@ -81,7 +87,7 @@ class DiceClient(ServiceClient):
 
     def _create_batch(self, batch: list[Pending]) -> None:
         settle_batch(batch, lambda: self.call("CreateStreams", dice_pb2.CreateStreamsRequest(
-            streams=[p.payload for p in batch])).results,
+            streams=[p.payload for p in batch])).results, stream_refusal,
             alone=lambda one: dice_pb2.CreateStreamResult(stream=self.call("CreateStream", one)))
 
     def draw(self, match_id: str, count: int) -> tuple[int, Sequence[int]]:
@@ -128,10 +134,19 @@ def _get_campaign(client: ServiceClient, campaign_id: str) -> persistence_pb2.Ca
         raise
 
 
-def append_refusal(code: grpc.StatusCode | None, message: str) -> Exception:
-    if code == grpc.StatusCode.ALREADY_EXISTS:  # another writer got there first
-        return AlreadyExists(message)
-    return Unavailable(downstream_failure(code))
+def _refusal_keeping(kept: grpc.StatusCode, error: Callable[[str], Exception]
+                     ) -> Callable[[grpc.StatusCode | None, str], Exception]:
+    """A batch item's refusal: `error` for the status `kept`, which the caller acts on; any
+    other as a failed call of its own would be (UNAVAILABLE)."""
+    def refusal(code: grpc.StatusCode | None, message: str) -> Exception:
+        return error(message) if code == kept else Unavailable(downstream_failure(code))
+    return refusal
+
+
+# Another writer got there first.
+append_refusal = _refusal_keeping(grpc.StatusCode.ALREADY_EXISTS, AlreadyExists)
+# The stream is revealed: the match was made by an earlier call and has ended since.
+stream_refusal = _refusal_keeping(grpc.StatusCode.FAILED_PRECONDITION, FailedPrecondition)
 
 
 class LedgerClient(ServiceClient):
@@ -155,7 +170,7 @@ class LedgerClient(ServiceClient):
 
     def check_campaign(self, session: Session) -> None:
         check_seats(campaign_of(_get_campaign(self, session.campaign_id)), session.game_id,
-                    session.scenario_id, seat_records(session))
+                    session.scenario_id, seat_records(session), session.match_id)
 
     def append_log(self, match_id: str, entries: list[LogEntry]) -> None:
         """Durable when it returns. Appends from concurrent actions travel together in one

@@ -194,7 +194,10 @@ class Matches:
                 spectator_delay=0, campaign_id=campaign_id))
         # A retry after the session is gone finds the stream and the record already there;
         # its set-up is then found in the log, and the match is rebuilt from it below.
-        commitment, drawn = self.dice.create_stream(match_id, SETUP_BATCH)
+        try:
+            commitment, drawn = self.dice.create_stream(match_id, SETUP_BATCH)
+        except FailedPrecondition:  # revealed: an earlier call's match, over since
+            return self._rebuild(match_id)
         rng = DrawnRng(numbered(*drawn), lambda n: self.dice.draw(match_id, n), SETUP_BATCH)
         try:
             state = game.new_state(scenario_id, len(seats), options, rng)
