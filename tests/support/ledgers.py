@@ -11,8 +11,8 @@ class PausingLedger(LocalLedger):
 
     then = None
 
-    def append_log(self, match_id, entries):  # type: ignore[no-untyped-def]
-        super().append_log(match_id, entries)
+    def append_log(self, match_id, entries, controller=""):  # type: ignore[no-untyped-def]
+        super().append_log(match_id, entries, controller)
         then, self.then = self.then, None
         if then is not None:
             then()

@@ -25,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from partida.persistence import hashchain, models, records, rows
 from partida.platform.batching import Pending
 from partida.platform.errors import (
+    Aborted,
     AlreadyExists,
     FailedPrecondition,
     InvalidArgument,
@@ -73,7 +74,8 @@ class Heads:
 
 
 class LogAppender:
-    """`write` is a group-commit BatchWriter; each payload is (match_id, records)."""
+    """`write` is a group-commit BatchWriter; each payload is (match_id, records, who made
+    their actions for their seats: "human", "bot", or "" unchecked)."""
 
     def __init__(self) -> None:
         self.heads = Heads()
@@ -93,7 +95,7 @@ class LogAppender:
                     new: Sequence[records.LogRecord]) -> Callable[[], None]:
         """Writes the first records of the log of `match`, a row this transaction has just
         inserted (so it holds the row's lock, and the log is empty). Raises the refusal."""
-        item = Pending(match.match_id, (match.match_id, new))
+        item = Pending(match.match_id, (match.match_id, new, ""))
         after = self.write_firsts(conn, {match.match_id: match}, [item])
         if item.error is not None:
             raise item.error
@@ -112,8 +114,9 @@ class LogAppender:
         heads: dict[str, Head] = {}
         values: list[dict[str, Any]] = []
         for item in batch:
-            match_id, new = item.payload
+            match_id, new, controller = item.payload
             try:
+                _check_controller(found.get(match_id), new, controller)
                 item.result, item_values = self._chain(conn, found, heads, match_id, new)
             except ServiceError as e:  # this append alone is refused
                 item.error = e
@@ -156,8 +159,9 @@ class LogAppender:
         for item in batch:
             if item.error is not None:
                 continue
-            match_id, new = item.payload
+            match_id, new, controller = item.payload
             try:
+                _check_controller(found.get(match_id), new, controller)
                 with conn.begin_nested():
                     item.result, item_values = _chain(found.get(match_id),
                                                       _read_head(conn, match_id), match_id, new)
@@ -200,6 +204,20 @@ def _chain(match: Any, head: Head | None, match_id: str, new: Sequence[records.L
         values.append(rows.log_values(match_id, record, prev, digest))
         prev = digest
     return (new[-1].sequence, prev), values
+
+
+def _check_controller(match: Any, new: Sequence[records.LogRecord], controller: str) -> None:
+    """Refuses records whose actions `controller` made ("" unchecked) for a seat the match's
+    record says is no longer so played: the rules replica that made them read the match
+    before the seat changed hands (SetSeatController on another replica), e.g. a bot's action
+    taken after its seat was given back to its player. The match's row is locked by this
+    transaction, so a change of hands commits wholly before the append or after it."""
+    if not controller or match is None:
+        return
+    now = rows.controllers(match.seats_json)
+    if any(0 <= r.seat < len(now) and now[r.seat] != controller for r in new):
+        raise Aborted("the seat changed hands while its action was being made; read the "
+                      "match again")
 
 
 def _refusal(match_id: str, e: IntegrityError) -> AlreadyExists:

@@ -7,6 +7,7 @@ from datetime import datetime
 
 SETUP, ACTION, TIMEOUT, RESIGN = "setup", "action", "timeout", "resign"
 KINDS = (SETUP, ACTION, TIMEOUT, RESIGN)
+CONTROLLERS = ("human", "bot")  # who takes a seat's decisions: its player, or a bot
 SERVER_SEAT = -1  # the seat of records the server wrote (a timed-out default, a resignation)
 GENESIS = bytes(32)  # prev_hash of a log's first record
 

@@ -41,6 +41,12 @@ def seat_count(text: str) -> int:
     return len(json.loads(text))
 
 
+@functools.lru_cache(maxsize=4096)
+def controllers(text: str) -> tuple[str, ...]:
+    """Who controls each seat of a match's seats_json (checked on every action's append)."""
+    return tuple(s.controller for s in seats(text))
+
+
 def outcome_json(outcome: records.Outcome) -> str:
     data = asdict(outcome) | {"winners": sorted(outcome.winners),
                               "scores": {str(k): v for k, v in sorted(outcome.scores.items())}}

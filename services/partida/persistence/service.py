@@ -141,7 +141,8 @@ class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
     def AppendLog(self, request: pb.AppendLogRequest, context: Any) -> pb.AppendLogResponse:
         require_service(caller())
         match_id = validate.identifier("match_id", request.match_id)
-        last, digest = self._store.append_log(match_id, validate.log_records(request.records))
+        last, digest = self._store.append_log(match_id, validate.log_records(request.records),
+                                              validate.controller(request.controller))
         return pb.AppendLogResponse(last_sequence=last, last_hash=digest)
 
     def AppendLogs(self, request: pb.AppendLogsRequest, context: Any) -> pb.AppendLogsResponse:
@@ -150,7 +151,8 @@ class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
             raise InvalidArgument(f"appends must hold 1 to {validate.MAX_APPENDS} appends")
         return pb.AppendLogsResponse(results=answer_each(
             request.appends, lambda append: (validate.identifier("match_id", append.match_id),
-                                             validate.log_records(append.records)),
+                                             validate.log_records(append.records),
+                                             validate.controller(append.controller)),
             self._store.append_logs, pb.AppendLogResult,
             lambda head: {"last_sequence": head[0], "last_hash": head[1]}))
 

@@ -11,6 +11,7 @@ import hashlib
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -222,7 +223,7 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
             return lambda: None
         conn.execute(_INSERT_SEATS, [seat for item in fresh
                                      for seat in rows.seat_values(item.payload[0])])
-        setups = [Pending(item.key, (item.key, item.payload[1])) for item in fresh]
+        setups = [Pending(item.key, (item.key, item.payload[1], "")) for item in fresh]
         after = self._log.write_firsts(conn, new, setups)
         if any(s.error is not None for s in setups):
             raise _Refused  # undone; each start then runs alone and reports its refusal
@@ -361,28 +362,30 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
 
     # The log.
 
-    def append_log(self, match_id: str,
-                   new: Sequence[records.LogRecord]) -> tuple[int, bytes]:
+    def append_log(self, match_id: str, new: Sequence[records.LogRecord],
+                   controller: str = "") -> tuple[int, bytes]:
         """Appends records that follow the stored head; returns the new (sequence, hash).
+        With `controller` ("human" or "bot": who made their actions), refused Aborted if
+        their seat is no longer so controlled.
 
         This runs once per action played, so appends arriving together share a transaction
         (group commit) and are written together (see log_append).
         """
         _check_run(new)
-        result: tuple[int, bytes] = self._appends.run(match_id, (match_id, new))
+        result: tuple[int, bytes] = self._appends.run(match_id, (match_id, new, controller))
         return result
 
-    def append_logs(self, appends: Sequence[tuple[str, Sequence[records.LogRecord]]]
+    def append_logs(self, appends: Sequence[tuple[Any, ...]]
                     ) -> list[tuple[int, bytes] | Exception]:
-        """Several appends (to one or more matches) at once, each kept or refused alone as
-        `append_log` would: per append, the new (sequence, hash) or why it was refused."""
+        """Several appends (to one or more matches) at once, each (match_id, records) or
+        (match_id, records, controller), kept or refused alone as `append_log` would: per append,
+        the new (sequence, hash) or why it was refused."""
         return each_checked(appends, _checked_append, self._append_all)
 
-    def _append_all(self, appends: list[tuple[str, Sequence[records.LogRecord]]]
+    def _append_all(self, appends: list[tuple[str, Sequence[records.LogRecord], str]]
                     ) -> list[tuple[int, bytes] | Exception]:
         outcome: list[tuple[int, bytes] | Exception] = []
-        for pending in self._appends.run_all([(match_id, (match_id, new))
-                                              for match_id, new in appends]):
+        for pending in self._appends.run_all([(append[0], append) for append in appends]):
             error = pending.error
             if error is not None and not isinstance(error, Exception):
                 raise error  # KeyboardInterrupt and the like are not a refusal
@@ -508,10 +511,11 @@ def _check_run(new: Sequence[records.LogRecord]) -> None:
                                   f"is the {records.SETUP!r} record")
 
 
-def _checked_append(append: tuple[str, Sequence[records.LogRecord]]
-                    ) -> tuple[str, Sequence[records.LogRecord]]:
-    _check_run(append[1])
-    return append
+def _checked_append(append: tuple[Any, ...]
+                    ) -> tuple[str, Sequence[records.LogRecord], str]:
+    match_id, new, *controller = append
+    _check_run(new)
+    return match_id, new, controller[0] if controller else ""
 
 
 def _checked_start(start: tuple[records.Match, Sequence[records.LogRecord]]

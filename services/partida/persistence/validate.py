@@ -47,6 +47,13 @@ def text(field: str, value: str, most: int) -> str:
     return value
 
 
+def controller(value: str) -> str:
+    """An append's controller: "" (unchecked) or one of records.CONTROLLERS."""
+    if value and value not in records.CONTROLLERS:
+        raise InvalidArgument(f"controller must be empty or one of {records.CONTROLLERS}")
+    return value
+
+
 def _not_json(constant: str) -> Any:
     raise ValueError(f"{constant} is not a JSON value")
 

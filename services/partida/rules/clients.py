@@ -17,6 +17,7 @@ from partida.persistence.convert import campaign_of
 from partida.platform.batching import Batcher, Pending
 from partida.platform.calls import downstream_failure
 from partida.platform.errors import (
+    Aborted,
     AlreadyExists,
     FailedPrecondition,
     NotFound,
@@ -134,19 +135,21 @@ def _get_campaign(client: ServiceClient, campaign_id: str) -> persistence_pb2.Ca
         raise
 
 
-def _refusal_keeping(kept: grpc.StatusCode, error: Callable[[str], Exception]
+def _refusal_keeping(kept: dict[grpc.StatusCode, Callable[[str], Exception]]
                      ) -> Callable[[grpc.StatusCode | None, str], Exception]:
-    """A batch item's refusal: `error` for the status `kept`, which the caller acts on; any
-    other as a failed call of its own would be (UNAVAILABLE)."""
+    """A batch item's refusal: the error `kept` gives its status, which the caller acts on;
+    any other as a failed call of its own would be (UNAVAILABLE)."""
     def refusal(code: grpc.StatusCode | None, message: str) -> Exception:
-        return error(message) if code == kept else Unavailable(downstream_failure(code))
+        error = kept.get(code) if code is not None else None
+        return error(message) if error is not None else Unavailable(downstream_failure(code))
     return refusal
 
 
-# Another writer got there first.
-append_refusal = _refusal_keeping(grpc.StatusCode.ALREADY_EXISTS, AlreadyExists)
+# Another writer got there first; the seat changed hands since the session was read.
+append_refusal = _refusal_keeping({grpc.StatusCode.ALREADY_EXISTS: AlreadyExists,
+                                   grpc.StatusCode.ABORTED: Aborted})
 # The stream is revealed: the match was made by an earlier call and has ended since.
-stream_refusal = _refusal_keeping(grpc.StatusCode.FAILED_PRECONDITION, FailedPrecondition)
+stream_refusal = _refusal_keeping({grpc.StatusCode.FAILED_PRECONDITION: FailedPrecondition})
 
 
 class LedgerClient(ServiceClient):
@@ -172,11 +175,12 @@ class LedgerClient(ServiceClient):
         check_seats(campaign_of(_get_campaign(self, session.campaign_id)), session.game_id,
                     session.scenario_id, seat_records(session), session.match_id)
 
-    def append_log(self, match_id: str, entries: list[LogEntry]) -> None:
+    def append_log(self, match_id: str, entries: list[LogEntry], controller: str = "") -> None:
         """Durable when it returns. Appends from concurrent actions travel together in one
         AppendLogs call (platform/batching), each kept or refused alone."""
         self._appends.run(match_id, persistence_pb2.AppendLogRequest(
-            match_id=match_id, records=[record_to_proto(e) for e in entries]))
+            match_id=match_id, records=[record_to_proto(e) for e in entries],
+            controller=controller))
 
     def _append_batch(self, batch: list[Pending]) -> None:
         settle_batch(batch, lambda: self.call("AppendLogs", persistence_pb2.AppendLogsRequest(

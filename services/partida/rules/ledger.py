@@ -78,8 +78,8 @@ class LocalLedger:
         check_seats(self.store.get_campaign(session.campaign_id), session.game_id,
                     session.scenario_id, seat_records(session), session.match_id)
 
-    def append_log(self, match_id: str, entries: list[LogEntry]) -> None:
-        self.store.append_log(match_id, [to_record(e) for e in entries])
+    def append_log(self, match_id: str, entries: list[LogEntry], controller: str = "") -> None:
+        self.store.append_log(match_id, [to_record(e) for e in entries], controller)
 
     def finish_match(self, match_id: str, outcome: dict[str, Any], seed: bytes) -> None:
         self.store.finish_match(match_id, to_outcome(outcome), seed)

@@ -501,7 +501,11 @@ class Matches:
         entry = LogEntry(version, kind, seat, action_id, request_id, rng.positions, rng.values,
                          stored, self.clock())
         try:
-            self.ledger.append_log(s.match_id, [entry])
+            # Checked against who controls the seat in the record: the seat handed over by
+            # another replica since `s` was read refuses the action (Aborted) before it is
+            # durable. A timed-out default is the seat's whoever controls it.
+            self.ledger.append_log(s.match_id, [entry],
+                                   s.seats[seat].controller if kind != "timeout" else "")
         except AlreadyExists:
             self.sessions.invalidate(s.match_id)
             first = self.ledger.find_entry(s.match_id, request_id)

@@ -56,8 +56,10 @@ class Ledger(Protocol):
         """Refuses (NotFound, FailedPrecondition) a match that could not count for its
         campaign, before anything of it is created; record_match checks again."""
 
-    def append_log(self, match_id: str, entries: list[LogEntry]) -> None:
-        """Durably append; raises platform.errors.AlreadyExists if a sequence is taken."""
+    def append_log(self, match_id: str, entries: list[LogEntry], controller: str = "") -> None:
+        """Durably append; raises platform.errors.AlreadyExists if a sequence is taken, and
+        Aborted if the entries' seat is no longer played by `controller` ("human" or "bot",
+        who made their actions; "" unchecked)."""
 
     def finish_match(self, match_id: str, outcome: dict[str, Any], seed: bytes) -> None: ...
 
