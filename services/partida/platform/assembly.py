@@ -296,7 +296,9 @@ def build(role: str, cfg: Settings) -> Process:
                          integrator_limiter=RateLimiter(cfg.integrator_rate_limit,
                                                         cfg.integrator_rate_burst),
                          handlers=[_front_door(cfg)] if role == "rules" else [],
-                         streams_per_player=cfg.streams_per_player, ready=proc.ready)
+                         streams_per_player=cfg.streams_per_player, ready=proc.ready,
+                         auth_failure_limiter=RateLimiter(cfg.auth_failure_rate_limit,
+                                                          cfg.auth_failure_rate_burst))
     return proc
 
 

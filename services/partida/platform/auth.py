@@ -21,6 +21,11 @@ _PROVEN_KEPT = 10_000  # proven tokens remembered (then forgotten all at once)
 PLAYER, SERVICE = "player", "service"
 
 
+class TokenExpired(Unauthenticated):
+    """A token whose signature holds but whose time is up: it was issued, not guessed (so
+    platform/calls does not count it as a failed attempt of the caller's address)."""
+
+
 @dataclass(frozen=True)
 class Principal:
     """Who is calling: a player (with its id) or a service (with its name)."""
@@ -61,15 +66,24 @@ class Authority:
         more than the rest of a cheap call's authentication)."""
         known = self._proven.get(token)
         if known is not None:
-            principal, expires = known
-            if expires is None or self._clock() < expires:
-                return principal
-            raise Unauthenticated("the token has expired")
+            if self._live(known):
+                return known[0]
+            raise TokenExpired("the token has expired")
         principal, expires = self._check(token)
         if len(self._proven) >= _PROVEN_KEPT:
             self._proven.clear()
         self._proven[token] = (principal, expires)
         return principal
+
+    def proven(self, token: str) -> Principal | None:
+        """The principal of a token this process has already verified, if it has not expired
+        since; None otherwise. No signature is checked."""
+        known = self._proven.get(token)
+        return known[0] if known is not None and self._live(known) else None
+
+    def _live(self, known: tuple[Principal, float | None]) -> bool:
+        expires = known[1]
+        return expires is None or self._clock() < expires
 
     def _check(self, token: str) -> tuple[Principal, float | None]:
         for secret, kind in ((self._player_secret, PLAYER), (self._service_secret, SERVICE)):
@@ -78,8 +92,8 @@ class Authority:
                 # token stamped in this clock's future was refused; exp bounds its life.
                 claims = jwt.decode(token, secret, algorithms=[_ALG],
                                     options={"require": ["sub", "typ"], "verify_iat": False})
-            except jwt.ExpiredSignatureError:
-                raise Unauthenticated("the token has expired") from None
+            except jwt.ExpiredSignatureError:  # raised only once the signature holds
+                raise TokenExpired("the token has expired") from None
             except jwt.InvalidTokenError:
                 continue
             if claims.get("typ") == kind:

@@ -16,7 +16,7 @@ from typing import Any
 import grpc
 
 from partida.platform import metrics
-from partida.platform.auth import Authority, Principal
+from partida.platform.auth import Authority, Principal, TokenExpired
 from partida.platform.errors import (
     InvalidArgument,
     ResourceExhausted,
@@ -25,7 +25,7 @@ from partida.platform.errors import (
     Unavailable,
 )
 from partida.platform.outages import out_of_reach
-from partida.platform.ratelimit import RateLimiter
+from partida.platform.ratelimit import RateLimiter, client_address
 from partida.platform.stream_slots import StreamSlots
 from partida.platform.validation import MAX_ID
 
@@ -147,19 +147,23 @@ class MetricsInterceptor(PerMethod):
 
 
 class CallContextInterceptor(PerMethod):
-    """Authenticates the bearer token if present, limits the rate of players' and
-    integrators' calls (not services'), names the call, maps ServiceError, and holds a
-    stream slot (platform/stream_slots) for each response stream while it is open."""
+    """Authenticates the bearer token and the API key if present, limits failed attempts to
+    authenticate per client address and the rate of players' and integrators' calls (not
+    services'), names the call, maps ServiceError, and holds a stream slot
+    (platform/stream_slots) for each response stream while it is open."""
 
     def __init__(self, authority: Authority, limiter: RateLimiter | None,
                  slots: StreamSlots, integrator_limiter: RateLimiter | None = None,
-                 ready: threading.Event | None = None) -> None:
+                 ready: threading.Event | None = None,
+                 failure_limiter: RateLimiter | None = None) -> None:
         """ready: set once the process's dependencies have answered (its database migrated);
-        until then every call is refused UNAVAILABLE (None: calls are served at once)."""
+        until then every call is refused UNAVAILABLE (None: calls are served at once).
+        failure_limiter: failed authentications each client address may make (None: any)."""
         super().__init__()
         self._authority = authority
         self._limiter = limiter
         self._integrator_limiter = integrator_limiter
+        self._failures = failure_limiter
         self._slots = slots
         self._ready = ready
 
@@ -177,15 +181,11 @@ class CallContextInterceptor(PerMethod):
             raise Unavailable("the server is starting: what it depends on does not answer "
                               "yet; retry shortly")
         metadata = dict(context.invocation_metadata() or ())
-        auth = metadata.get("authorization", "")
-        principal = None
-        if auth:
-            scheme, _, token = auth.partition(" ")
-            if scheme.lower() != "bearer" or not token:
-                raise Unauthenticated("authorization must be 'Bearer <token>'")
-            principal = self._authority.verify(token.strip())
+        auth, api_key = metadata.get("authorization", ""), metadata.get("x-api-key", "")
+        principal, integrator = (self._authenticate(context, auth, api_key)
+                                 if auth or api_key else (None, ""))
         if principal is None or not principal.is_service:  # services are not limited
-            self._limit(principal, metadata.get("x-api-key", ""))
+            self._limit(principal, integrator)
         if isinstance(request, Malformed):  # after the limits: refusals cost a token too
             raise InvalidArgument(f"the request does not parse: {request.error}")
         rid = metadata.get("x-request-id") or uuid.uuid4().hex
@@ -193,20 +193,54 @@ class CallContextInterceptor(PerMethod):
         return [principal_var.set(principal), request_id_var.set(rid),
                 match_id_var.set(match_id), seat_var.set(seat)]
 
-    def _limit(self, player: Principal | None, api_key: str) -> None:
+    def _authenticate(self, context: grpc.ServicerContext, auth: str, api_key: str
+                      ) -> tuple[Principal | None, str]:
+        """The principal the bearer token proves and the integrator the API key names ("":
+        none borne), or Unauthenticated, counted against the caller's address. An address
+        over its failures is refused before anything is checked, so guessing stops there.
+
+        A token this process has already proven passes first, whatever its address: its
+        256-bit signature cannot be guessed, so it tells a guesser nothing, players behind a
+        guesser's address (a NAT, a proxy) keep playing, and a call, nearly always one such,
+        costs no address lookup. API keys, which may be short enough to guess, and tokens
+        not yet proven here wait for the address's bucket to refill.
+
+        An unknown API key is refused here rather than by the method that reads it: the
+        front door (platform/forward) would pass it on, and the service behind it, which
+        sees every client at the front door's address, would then hold them all back."""
+        if auth and not api_key:
+            with contextlib.suppress(Unauthenticated):
+                known = self._authority.proven(_bearer(auth))
+                if known is not None:
+                    return known, ""
+        # Behind a proxy or NAT every client has the proxy's address, so one guesser holds
+        # back all of them (PARTIDA_AUTH_FAILURE_RATE_LIMIT=0 turns the limit off).
+        failures = self._failures
+        address = client_address(context.peer()) if failures is not None else ""
+        if failures is not None and failures.empty(address):
+            raise ResourceExhausted("too many failed attempts to authenticate from this "
+                                    "address; credentials are refused unchecked for a while, "
+                                    "retry later")
+        try:
+            return (self._authority.verify(_bearer(auth)) if auth else None,
+                    self._authority.integrator(api_key) if api_key else "")
+        except TokenExpired:  # its signature holds: issued, not guessed
+            raise
+        except Unauthenticated:
+            if failures is not None:
+                failures.charge(address)
+            raise
+
+    def _limit(self, player: Principal | None, integrator: str) -> None:
         """ResourceExhausted when the calling player, or the integrator whose API key the
-        call bears, is over their rate."""
+        call bears (one bucket whichever of its keys it uses), is over their rate."""
         if (player is not None and self._limiter is not None
                 and not self._limiter.allow(player.subject)):
             raise ResourceExhausted("too many requests from this player; slow down")
-        if api_key and self._integrator_limiter is not None:
-            try:  # one bucket per integrator, whichever of its keys it uses
-                integrator = self._authority.integrator(api_key)
-            except Unauthenticated:  # the method that reads the key refuses it
-                return
-            if not self._integrator_limiter.allow(integrator):
-                raise ResourceExhausted("too many requests with this integrator's API key; "
-                                        "slow down")
+        if (integrator and self._integrator_limiter is not None
+                and not self._integrator_limiter.allow(integrator)):
+            raise ResourceExhausted("too many requests with this integrator's API key; "
+                                    "slow down")
 
     def _wrap_unary(self, behavior: Callable[..., Any]) -> Callable[..., Any]:
         def call(request: Any, context: grpc.ServicerContext) -> Any:
@@ -257,6 +291,14 @@ class CallContextInterceptor(PerMethod):
             yield
         finally:
             self._slots.give(player)
+
+
+def _bearer(auth: str) -> str:
+    """The token of an "authorization" value, or Unauthenticated."""
+    scheme, _, token = auth.partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        raise Unauthenticated("authorization must be 'Bearer <token>'")
+    return token.strip()
 
 
 class Malformed:

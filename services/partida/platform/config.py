@@ -56,6 +56,11 @@ class Settings(BaseSettings):
     # Each integrator's API-key calls likewise: 200/s is 720k sign-ups or logins an hour.
     integrator_rate_limit: float = Field(default=200.0, ge=0)
     integrator_rate_burst: float = Field(default=400.0, ge=1)
+    # Failed authentications (a wrong API key or token) per second each client address may
+    # make to one process (0: unlimited), and the burst; beyond them, its calls bearing
+    # credentials are refused unchecked. 1/s bounds a guesser to 86,400 keys a day.
+    auth_failure_rate_limit: float = Field(default=1.0, ge=0)
+    auth_failure_rate_burst: float = Field(default=20.0, ge=1)
     # Response streams (live match feeds, ticket watches) one player may keep open at once in
     # one process (platform/stream_slots).
     streams_per_player: int = Field(default=16, ge=1)

@@ -1,4 +1,5 @@
-"""Request rate limits: a token bucket per key (a player, an integrator), in this process.
+"""Request rate limits: a token bucket per key (a player, an integrator, a client address
+that failed authentication), in this process.
 
 Each replica keeps its own buckets, so a player spread over N replicas gets up to N times the
 rate; the limit is there to stop a runaway client, not to meter fairly across a cluster.
@@ -6,8 +7,10 @@ rate; the limit is there to stop a runaway client, not to meter fairly across a 
 
 from __future__ import annotations
 
+import ipaddress
 import threading
 import time
+import urllib.parse
 from collections import OrderedDict
 from collections.abc import Callable
 
@@ -23,6 +26,24 @@ class RateLimiter:
 
     def allow(self, key: str) -> bool:
         """Take one token from `key`'s bucket; False when it is empty."""
+        return self._take(key, owe=False)
+
+    def empty(self, key: str) -> bool:
+        """Whether `key`'s bucket holds less than one token now; takes none."""
+        if self.rate <= 0:
+            return False
+        now = self.clock()
+        with self._lock:
+            bucket = self._buckets.get(key)
+            return bucket is not None and self._refilled(bucket, now) < 1
+
+    def charge(self, key: str) -> None:
+        """Take one token from `key`'s bucket for something already done, owing it when the
+        bucket is empty: calls that found it not `empty` together are all charged, and the
+        debt keeps it empty for as much longer (at most the calls in flight at once)."""
+        self._take(key, owe=True)
+
+    def _take(self, key: str, owe: bool) -> bool:
         if self.rate <= 0:
             return True
         now = self.clock()
@@ -35,7 +56,7 @@ class RateLimiter:
             else:
                 tokens = self._refilled(bucket, now)
             allowed = tokens >= 1
-            self._buckets[key] = (tokens - 1 if allowed else tokens, now)
+            self._buckets[key] = (tokens - 1 if allowed or owe else tokens, now)
             return allowed
 
     def _refilled(self, bucket: tuple[float, float], now: float) -> float:
@@ -56,3 +77,24 @@ class RateLimiter:
             full += 1
         for _ in range(max(full, 1)):
             self._buckets.popitem(last=False)
+
+
+def client_address(peer: str) -> str:
+    """The key of a gRPC peer ("ipv4:1.2.3.4:5678", "ipv6:%5B2001:db8::1%5D:5678") for
+    limits per client: its host without the port, which changes with every connection. An
+    IPv6 host stands for its /64, the block one site is usually given, which it could
+    otherwise go through address by address; an IPv4 address mapped into IPv6 is that IPv4
+    address. Anything else (a Unix socket) is one key as it is."""
+    kind, _, rest = peer.partition(":")
+    host = urllib.parse.unquote(rest.rpartition(":")[0]).strip("[]")
+    if kind == "ipv4" and host:
+        return host
+    if kind != "ipv6":
+        return peer
+    try:
+        ip = ipaddress.IPv6Address(host.partition("%")[0])  # without a zone ("%eth0")
+    except ValueError:
+        return peer
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.IPv6Network((ip, 64), strict=False))

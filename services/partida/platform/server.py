@@ -45,11 +45,13 @@ class Server:
                  handlers: Sequence[grpc.GenericRpcHandler] = (),
                  max_streams: int = 16,
                  streams_per_player: int = DEFAULT_PER_PLAYER,
-                 ready: threading.Event | None = None) -> None:
+                 ready: threading.Event | None = None,
+                 auth_failure_limiter: RateLimiter | None = None) -> None:
         """max_workers: threads for unary calls; max_streams: response streams followed at
         once, each with a thread of its own beside those (a blocked thread costs little
         memory and no CPU), so however many streams wait, calls still find a thread.
-        ready: calls are refused UNAVAILABLE until it is set (None: served at once)."""
+        ready: calls are refused UNAVAILABLE until it is set (None: served at once).
+        auth_failure_limiter: failed authentications per client address (None: no limit)."""
         self.health = health.HealthServicer()
         self.streams = StreamSlots(max_streams, streams_per_player)
         self._names = [r.service_name for r in registrations]
@@ -62,7 +64,8 @@ class Server:
             # serve every call of it the same way.
             interceptors=[MetricsInterceptor(passed),
                           CallContextInterceptor(authority, limiter, self.streams,
-                                                 integrator_limiter, ready)],
+                                                 integrator_limiter, ready,
+                                                 auth_failure_limiter)],
             options=[("grpc.max_receive_message_length", max_message_bytes),
                      ("grpc.max_send_message_length", response_limit(max_message_bytes)),
                      ("grpc.so_reuseport", 0),
