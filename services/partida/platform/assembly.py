@@ -207,7 +207,7 @@ def _rules(cfg: Settings, auth: Authority, store: Any | None,
         _redis(cfg.redis_url, proc)
     else:
         sessions = MemorySessionStore(idle, finished)
-        proc.draining.append(sessions.close)  # live feeds wait on it
+    proc.draining.append(sessions.close)  # live feeds wait on it: ended as draining begins
     ledger = (LocalLedger(store) if store is not None
               else LedgerClient(_channel(cfg, cfg.persistence_address, proc, "persistence"),
                                 token))

@@ -19,6 +19,7 @@ Every key of a match expires when the match has been idle for `idle_ttl` seconds
 from __future__ import annotations
 
 import contextlib
+import threading
 import zlib
 from typing import Any
 
@@ -32,6 +33,7 @@ from partida.rules.session import (
     Session,
     Wake,
     seats_mark,
+    stopping,
     ttl_of,
     unbroken,
 )
@@ -102,6 +104,47 @@ def _unpack(stored: bytes) -> bytes:
     return zlib.decompress(stored[1:], _WBITS) if stored[:1] == PACKED else stored
 
 
+class _Read:
+    """A blocking read under way, which another thread (a Wake, the store's close) may end.
+    CLIENT UNBLOCK ends it once Redis has begun it; one arriving before is lost, so an UNBLOCK
+    that finds nothing blocked closes the connection instead (the read then fails on it).
+    Nothing is done to the connection once the read is over: another caller may hold it."""
+
+    def __init__(self, store: RedisSessionStore) -> None:
+        self._store = store
+        self._lock = threading.Lock()
+        self._client_id: int | None = None  # known once the read is sent
+        self._ending = False
+        self._over = False
+        self.killed = False  # its connection was closed to end it
+
+    def end(self) -> None:
+        with self._lock:
+            if self._over or self._ending:
+                return
+            self._ending = True
+            if self._client_id is not None:
+                self.killed = self._store._interrupt(self._client_id)
+
+    def sent(self, client_id: int) -> None:
+        """The read is on its way on connection `client_id`: an end asked before is done now."""
+        with self._lock:
+            self._client_id = client_id
+            if self._ending:
+                self.killed = self._store._interrupt(client_id)
+
+    def finish(self) -> bool:
+        """No interrupt from now on (one under way is waited out); True if it was killed."""
+        with self._lock:
+            self._over = True
+            return self.killed
+
+
+def _end_all(reads: list[_Read]) -> None:
+    for read in reads:
+        read.end()
+
+
 class RedisSessionStore:
     def __init__(self, client: redis.Redis, idle_ttl: int = IDLE_TTL,
                  finished_ttl: int = FINISHED_TTL) -> None:
@@ -111,6 +154,21 @@ class RedisSessionStore:
         self.finished_ttl = finished_ttl
         self._commit = client.register_script(_COMMIT)
         self._create = client.register_script(_CREATE)
+        self._reads: set[_Read] = set()  # the blocking reads under way, for close to end
+        self._reads_lock = threading.Lock()
+        self._closed = False
+
+    def close(self) -> None:
+        """The server is stopping: every blocked read is ended at once and its follower told
+        UNAVAILABLE (as by the memory store), rather than holding the drain for up to
+        MAX_WAIT_SECONDS; a read asked for later is refused so."""
+        with self._reads_lock:
+            self._closed = True
+            reads = list(self._reads)
+        # Off the draining thread: with Redis out of reach each end could take a connect
+        # timeout, and the drain must go on to stop the server within its grace.
+        threading.Thread(target=_end_all, args=(reads,), name="closing-feeds",
+                         daemon=True).start()
 
     @classmethod
     def from_url(cls, url: str, idle_ttl: int = IDLE_TTL, connections: int = 600,
@@ -163,14 +221,16 @@ class RedisSessionStore:
     def events_after(self, match_id: str, after_seq: int, wait_seconds: float,
                      after_version: int = -1, wake: Wake | None = None
                      ) -> tuple[list[dict[str, Any]], bool]:
+        if self._closed:
+            raise stopping()
         key = _key(match_id, "events")
         # After event `after_seq` and, when the version is given, after the marks up to it.
         start = f"{after_seq}-{max(after_version, 0)}"
-        block = int(min(wait_seconds, MAX_WAIT_SECONDS) * 1000) or None  # None: do not block
-        if block and wake is not None:
-            reply = self._wakeable_read(key, start, block, wake)
+        block = int(min(wait_seconds, MAX_WAIT_SECONDS) * 1000)
+        if block:
+            reply = self._blocking_read(key, start, block, wake)
         else:
-            reply = self.r.xread({key: start}, count=EVENTS_KEPT, block=block)
+            reply = self.r.xread({key: start}, count=EVENTS_KEPT)
         found = [jsonio.loads(fields[b"e"]) for _, entries in reply for _, fields in entries
                  if b"e" in fields]
         first = self.r.xrange(key, count=1)
@@ -182,35 +242,71 @@ class RedisSessionStore:
         complete = (oldest is None or oldest <= after_seq + 1) and unbroken(found, after_seq)
         return found, complete
 
-    def _wakeable_read(self, key: str, start: str, block_ms: int, wake: Wake) -> Any:
-        """XREAD BLOCK on a connection of its own, which `wake` ends early by CLIENT UNBLOCK
-        (the read then answers as if its time were up)."""
+    def _blocking_read(self, key: str, start: str, block_ms: int, wake: Wake | None) -> Any:
+        """XREAD BLOCK that `wake` or close ends early (it then answers as if its time were
+        up, or, after close, raises stopping())."""
+        read = _Read(self)
+        with self._reads_lock:
+            if self._closed:
+                raise stopping()
+            self._reads.add(read)
+        try:
+            raw = None
+            if wake is None or wake.arm(read.end):  # else already set: no wait
+                try:
+                    raw = self._send_read(read, key, start, block_ms)
+                finally:
+                    if wake is not None:
+                        wake.disarm()
+        finally:
+            with self._reads_lock:
+                self._reads.discard(read)
+        if self._closed:
+            raise stopping()
+        return self.r.response_callbacks["XREAD"](raw) if raw else []
+
+    def _send_read(self, read: _Read, key: str, start: str, block_ms: int) -> Any:
         pool = self.r.connection_pool
         conn = pool.get_connection()
         try:
-            client_id = getattr(conn, "partida_client_id", None)
-            if client_id is None:  # asked once per connection (its id is fixed)
-                conn.send_command("CLIENT", "ID")
-                client_id = conn.partida_client_id = conn.read_response()
-            if not wake.arm(lambda: self._unblock(client_id)):
-                return []
-            try:
-                conn.send_command("XREAD", "COUNT", EVENTS_KEPT, "BLOCK", block_ms,
-                                  "STREAMS", key, start)
-                raw = conn.read_response()
-            finally:
-                wake.disarm()
+            return self._read_on(conn, read, key, start, block_ms)
         except BaseException:
             conn.disconnect()  # its state is unknown: never handed out again as it is
             raise
         finally:
+            if read.finish():
+                conn.disconnect()  # closed by Redis to end the read, or about to be
             pool.release(conn)
-        return self.r.response_callbacks["XREAD"](raw) if raw else []
 
-    def _unblock(self, client_id: int) -> None:
-        # Redis out of reach: the read then ends at its time, as it would have without a wake.
+    def _read_on(self, conn: Any, read: _Read, key: str, start: str, block_ms: int) -> Any:
+        # The connection's id travels with the read: a reconnect changes it, so an id kept
+        # from before could end (or close) another client's command.
+        conn.send_packed_command(conn.pack_commands([
+            ("CLIENT", "ID"),
+            ("XREAD", "COUNT", EVENTS_KEPT, "BLOCK", block_ms, "STREAMS", key, start)]))
+        read.sent(conn.read_response())
+        try:
+            return conn.read_response()
+        except redis.ConnectionError:
+            if not read.finish():  # not closed by an interrupt: Redis went away
+                raise
+            return None  # as if its time were up
+
+    def _interrupt(self, client_id: int) -> bool:
+        """Ends the blocking read of connection `client_id`; True if it closed the connection."""
+        if self._unblock(client_id):
+            return False
+        # Not blocked: Redis has not begun the read yet (or has just answered it).
         with contextlib.suppress(redis.RedisError):
-            self.r.client_unblock(client_id)
+            self.r.execute_command("CLIENT", "KILL", "ID", client_id)
+        return True
+
+    def _unblock(self, client_id: int) -> bool:
+        """CLIENT UNBLOCK; False only if Redis said the connection was not blocked."""
+        try:
+            return bool(self.r.client_unblock(client_id))
+        except redis.RedisError:  # out of reach: the read then ends at its time
+            return True
 
     def set_deadline(self, match_id: str, when: float) -> None:
         if when:

@@ -35,6 +35,11 @@ def ttl_of(session: Session, idle_ttl: float, finished_ttl: float) -> float:
     return finished_ttl if session.status == "finished" else idle_ttl
 
 
+def stopping() -> Unavailable:
+    """What a follower's wait ends with once its store is closed (the server is draining)."""
+    return Unavailable("the server is stopping; follow the match again shortly")
+
+
 def unbroken(found: list[dict[str, Any]], after_seq: int) -> bool:
     """Whether `found` are the events right after `after_seq`, none missing between them.
     The events of an action whose session commit was lost (a replica that lost the log race
@@ -138,6 +143,10 @@ class Wake:
 
 
 class SessionStore(Protocol):
+    def close(self) -> None:
+        """The server is stopping: every wait in events_after ends now, and every later
+        call of it, with stopping()'s UNAVAILABLE."""
+
     def load(self, match_id: str) -> Session | None: ...
 
     def create(self, session: Session) -> bool: ...
@@ -278,8 +287,7 @@ class MemorySessionStore:
             try:
                 while True:
                     if self._closed:
-                        raise Unavailable("the server is stopping; follow the match again "
-                                          "shortly")
+                        raise stopping()
                     found, complete, moved = self._read(match_id, after_seq, after_version)
                     left = deadline - time.monotonic()
                     if found or moved or left <= 0 or (wake is not None and wake.is_set()):
