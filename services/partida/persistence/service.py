@@ -172,7 +172,8 @@ class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
         # players may read it once the match is over.
         if not principal.is_service and self._store.get_match(match_id).status != "finished":
             raise PermissionDenied("the log of a match in play is for partida services only")
-        match, log = self._store.get_match_log(match_id)
+        after, up_to = validate.log_range(request)
+        match, log = self._store.get_match_log(match_id, after, up_to)
         return pb.GetMatchLogResponse(match=convert.match_pb(match),
                                       records=[convert.record_pb(r) for r in log])
 

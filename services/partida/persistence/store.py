@@ -392,12 +392,29 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
             outcome.append(error if error is not None else pending.result)
         return outcome
 
-    def get_match_log(self, match_id: str) -> tuple[records.Match, list[records.LogRecord]]:
+    def get_match_log(self, match_id: str, after: int | None = None, up_to: int | None = None
+                      ) -> tuple[records.Match, list[records.LogRecord]]:
+        """A match and its log records, only those with a sequence above `after` and at most
+        `up_to` when given (a range of the primary key: read without a scan of the log)."""
         with self._read.begin() as s:
-            match = _match(s, match_id)
-            log = s.scalars(sa.select(models.LogRecord).filter_by(match_id=match_id)
-                            .order_by(models.LogRecord.sequence))
-            return match, [rows.log_record(r) for r in log]
+            return _match(s, match_id), self._log_range(s, match_id, after, up_to)
+
+    def log_records(self, match_id: str, after: int | None = None, up_to: int | None = None
+                    ) -> list[records.LogRecord]:
+        """As get_match_log without the match: none for a match unknown."""
+        with self._read.begin() as s:
+            return self._log_range(s, match_id, after, up_to)
+
+    @staticmethod
+    def _log_range(session: Session, match_id: str, after: int | None, up_to: int | None
+                   ) -> list[records.LogRecord]:
+        query = sa.select(models.LogRecord).filter_by(match_id=match_id)
+        if after is not None:
+            query = query.where(models.LogRecord.sequence > after)
+        if up_to is not None:
+            query = query.where(models.LogRecord.sequence <= up_to)
+        return [rows.log_record(r)
+                for r in session.scalars(query.order_by(models.LogRecord.sequence))]
 
     def find_log_record(self, match_id: str, request_id: str) -> records.LogRecord | None:
         with self._read.begin() as s:

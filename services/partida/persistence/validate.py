@@ -100,6 +100,15 @@ def count(field: str, value: int) -> int:
     return value
 
 
+def log_range(value: persistence_pb2.GetMatchLogRequest) -> tuple[int | None, int | None]:
+    """The sequences a log read is bounded by, (after, up to); None where unbounded."""
+    return _bound(value, "after_sequence"), _bound(value, "up_to_sequence")
+
+
+def _bound(value: Any, field: str) -> int | None:
+    return count(field, getattr(value, field)) if value.HasField(field) else None
+
+
 def seat(index: int, value: common_pb2.Seat) -> records.Seat:
     where = f"seats[{index}]"
     if value.seat != index:

@@ -203,6 +203,23 @@ class LedgerClient(ServiceClient):
             raise
         return session_from_proto(r.match), [record_from_proto(x) for x in r.records]
 
+    def load_entries(self, match_id: str, after_version: int, up_to_version: int | None
+                     ) -> list[LogEntry]:
+        request = persistence_pb2.GetMatchLogRequest(match_id=match_id)
+        if after_version >= 0:  # else from the set-up: unbounded
+            request.after_sequence = after_version
+        if up_to_version is not None:
+            request.up_to_sequence = max(up_to_version, 0)  # below 0: none, cut below
+        try:
+            r = self.call("GetMatchLog", request)
+        except grpc.RpcError as e:
+            if e.code() == grpc.StatusCode.NOT_FOUND:
+                return []
+            raise
+        # A persistence service older than the bounds answers the whole log: cut it here.
+        return [record_from_proto(x) for x in r.records if after_version < x.sequence and (
+            up_to_version is None or x.sequence <= up_to_version)]
+
     def find_entry(self, match_id: str, request_id: str) -> LogEntry | None:
         r = self.call("FindLogRecord", persistence_pb2.FindLogRecordRequest(
             match_id=match_id, request_id=request_id))

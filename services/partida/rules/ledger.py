@@ -94,6 +94,11 @@ class LocalLedger:
             return None
         return from_match(match), [from_record(r) for r in log]
 
+    def load_entries(self, match_id: str, after_version: int, up_to_version: int | None
+                     ) -> list[LogEntry]:
+        return [from_record(r)
+                for r in self.store.log_records(match_id, after_version, up_to_version)]
+
     def find_entry(self, match_id: str, request_id: str) -> LogEntry | None:
         found = self.store.find_log_record(match_id, request_id)
         return None if found is None else from_record(found)

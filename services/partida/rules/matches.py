@@ -313,18 +313,53 @@ class Matches:
         else:
             found, complete = self.sessions.events_after(match_id, after_seq, 0)
         if not complete or (after_seq < s.event_seq and not found):
-            loaded = self.ledger.load_match(match_id)
-            found = [e for entry in (loaded[1] if loaded else []) for e in entry.events
-                     if e["seq"] > after_seq]
+            found = self._logged_events(match_id, after_seq,
+                                        *self._log_window(s, seen_version, lagged))
         if not lagged and found and found[-1]["version"] > s.version:
             s = self.session(match_id)  # committed since: the view sent after is not older
         if lagged:
-            # As far as the spectators' state: everything once the match is over (else a
-            # finished match's feed would wait forever for its last events).
-            shown = (s.spectator["version"] if s.spectator is not None
-                     else s.version - s.spectator_delay)
+            shown = self._delayed_version(s)
             found = [e for e in found if e["version"] <= shown]
         return project(found, seat), s, found[-1]["seq"] if found else after_seq
+
+    @staticmethod
+    def _delayed_version(s: Session) -> int:
+        """As far as the spectators' state: everything once the match is over (else a
+        finished match's feed would wait forever for its last events)."""
+        return (s.spectator["version"] if s.spectator is not None
+                else s.version - s.spectator_delay)
+
+    _FIRST_SPAN = 32  # entries read back first when where the follower stood is not known
+
+    def _log_window(self, s: Session, seen_version: int, lagged: bool
+                    ) -> tuple[int, int | None]:
+        """The log entries first read for a follower the live store has no longer kept up:
+        (after, up to) versions. From the version its events were last served to (a delayed
+        spectator's lags the live one it was shown by the delay) if known, else a span back;
+        up to the version it may see (None: the end)."""
+        top = self._delayed_version(s) if lagged else None
+        newest = s.version if top is None else top
+        served = seen_version - (s.spectator_delay if lagged else 0)
+        since = served if seen_version >= 0 else newest - self._FIRST_SPAN
+        return max(min(since, newest - 1), -1), top
+
+    def _logged_events(self, match_id: str, after_seq: int, bottom: int, top: int | None
+                       ) -> list[dict[str, Any]]:
+        """The log's events after `after_seq` in its entries after version `bottom`, up to
+        `top` (None: the end), then in the entries below, read back in spans doubling each
+        time, until the entries read reach the follower's last event (or the set-up): about
+        what it has yet to see, not the whole log on every action."""
+        span = self._FIRST_SPAN if top is None else max(top - bottom, 1)
+        found: list[dict[str, Any]] = []
+        while True:
+            entries = self.ledger.load_entries(match_id, bottom, top)
+            events = [e for entry in entries for e in entry.events]
+            found = [e for e in events if e["seq"] > after_seq] + found
+            # Seqs grow with the version: the entries below hold only events served already.
+            if bottom < 0 or (events and events[0]["seq"] <= after_seq + 1):
+                return found
+            top, span = bottom, span * 2
+            bottom = max(bottom - span, -1)
 
     # ----- acting -----------------------------------------------------------------------
     def submit(self, match_id: str, seat: int, expected_version: int, request_id: str,

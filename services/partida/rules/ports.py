@@ -68,6 +68,11 @@ class Ledger(Protocol):
     def load_match(self, match_id: str) -> tuple[Session, list[LogEntry]] | None:
         """The match as created (version 0, no state) and its whole log, or None."""
 
+    def load_entries(self, match_id: str, after_version: int, up_to_version: int | None
+                     ) -> list[LogEntry]:
+        """The log's entries with a sequence above `after_version` (-1: from the set-up) and
+        at most `up_to_version` (None: to the end), in order; none for a match unknown."""
+
     def find_entry(self, match_id: str, request_id: str) -> LogEntry | None: ...
 
     def unfinished_matches(self, after_match_id: str, limit: int) -> list[str]:

@@ -1,0 +1,54 @@
+"""A delayed spectator with the live sessions on a real redis-server (which keeps a match's
+last 32 events) and the log on SQLite and on a real PostgreSQL: once the delay spans more
+events than Redis keeps, each action's read of the log is the part it reveals, and the
+events served are those of the whole log up to the delayed version."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from partida.dice.logic import Dice
+from partida.persistence.db import make_engine, migrate
+from partida.persistence.store import PersistenceStore
+from partida.rules.matches import Matches
+from partida.rules.redis_session import RedisSessionStore
+from tests.unit.persistence.support import migrated_schema
+from tests.unit.rules.conftest import Clock
+from tests.unit.rules.test_spectator_log_reads_bounded import (
+    BANDAS,
+    CountingLedger,
+    Follower,
+    create,
+    expected,
+    play,
+)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request, tmp_path) -> Iterator[PersistenceStore]:
+    if request.param == "sqlite":
+        engine = make_engine(f"sqlite:///{tmp_path / 'partida.db'}")
+        migrate(engine)
+        yield PersistenceStore(engine)
+        return
+    with migrated_schema(request.getfixturevalue("postgres_url")) as engine:
+        yield PersistenceStore(engine)
+
+
+def test_a_delayed_spectator_on_redis_reads_only_what_each_action_reveals(db, redis_url):
+    ledger = CountingLedger(db)
+    matches = Matches(RedisSessionStore.from_url(redis_url, idle_ttl=600), ledger, Dice(db),
+                      clock=Clock())
+    match_id = create(matches, BANDAS)
+    play(matches, match_id, 60)
+    spectator = Follower(matches, match_id)
+    spectator.next()
+    for _ in range(20):
+        play(matches, match_id, 1)
+        ledger.read = 0
+        events, s, before = spectator.next()
+        assert ledger.read == 1  # the entry the action revealed, not the whole log
+        assert events == expected(db, match_id, before, None, s.spectator["version"])
+    assert [e.sequence for e in ledger.load_entries(match_id, 30, 33)] == [31, 32, 33]
