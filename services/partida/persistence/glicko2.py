@@ -133,7 +133,22 @@ def _score(seat: int, other: int, outcome: Outcome) -> float:
 
 def rate_match(seats: Sequence[Seat], outcome: Outcome,
                before: Mapping[str, Skill]) -> dict[str, Skill]:
-    """Every seated player's skill after the match, from `before` (missing: a newcomer)."""
+    """The skill after the match of every player `rated_players` names, from `before`
+    (missing: a newcomer)."""
+    return {pid: update(before.get(pid, Skill()), g)
+            for pid, g in _games(seats, outcome, before).items() if g}
+
+
+def rated_players(seats: Sequence[Seat], outcome: Outcome) -> list[str]:
+    """The seated players a match rates, in seat order: those who played a game in it. A
+    player who held every seat of a competitive match played nobody: the match is no rating
+    period of theirs."""
+    return [pid for pid, g in _games(seats, outcome, {}).items() if g]
+
+
+def _games(seats: Sequence[Seat], outcome: Outcome, before: Mapping[str, Skill]
+           ) -> dict[str, list[tuple[Skill, float]]]:
+    """Each seated player's games of the match: (opponent, score) pairs."""
     games: dict[str, list[tuple[Skill, float]]] = {s.player_id: [] for s in seats if s.player_id}
     cooperative = is_cooperative(seats, outcome)
     for seat in seats:
@@ -148,4 +163,4 @@ def rate_match(seats: Sequence[Seat], outcome: Outcome,
                 continue
             opponent = before.get(other.player_id, Skill()) if other.player_id else FIXED_OPPONENT
             games[seat.player_id].append((opponent, _score(seat.seat, other.seat, outcome)))
-    return {pid: update(before.get(pid, Skill()), g) for pid, g in games.items()}
+    return games

@@ -310,7 +310,7 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
             if row is None:
                 raise NotFound(f"no match {match_id!r}")
             seats = rows.seats(row.seats_json)
-            players = list(dict.fromkeys(s.player_id for s in seats if s.player_id))
+            players = glicko2.rated_players(seats, outcome)
             if row.status == models.FINISHED:
                 if row.outcome_json != rows.outcome_json(outcome) or row.dice_seed != seed:
                     raise FailedPrecondition(

@@ -447,6 +447,14 @@ class FinishBehaviours:
         assert ratings[0].rating < 1500 < ratings[1].rating
         assert [store.get_rating(p, "montanas") for p in ("p1", "p2")] == ratings
 
+    def test_a_player_holding_every_seat_is_not_rated_and_the_match_not_counted(self, store):
+        """Nobody played anybody: no rating period (before: rated with no games, which
+        widened the deviation, and the match counted)."""
+        assert finished(store, a_match(players=("p1", "p1")), winners=(0,)) == []
+        assert store.finish_match("m1", records.Outcome((0,)), SEED) == []  # a repeat too
+        assert store.get_rating("p1", "montanas") == records.Rating(
+            "p1", "montanas", 1500.0, 350.0, 0.06, 0)
+
     def test_beating_bots_moves_a_rating(self, store):
         [solo] = finished(store, a_match(players=("p1",), bots=2), winners=(0,))
         assert solo.rating > 1500

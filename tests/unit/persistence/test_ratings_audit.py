@@ -64,3 +64,10 @@ def test_a_player_in_two_cooperative_seats_plays_the_scenario_once():
     assert after["a"] == after["b"] == update(NEWCOMER, [(FIXED_OPPONENT, 1.0)])
     lost = rate_match(seats, Outcome(()), {})
     assert lost["a"] == update(NEWCOMER, [(FIXED_OPPONENT, 0.0)])
+
+
+def test_a_player_holding_every_seat_of_a_competitive_match_is_not_rated():
+    """Nobody to play against: no game, so no rating period (before: rated with no games,
+    which widened the deviation, and the match counted)."""
+    seats = [Seat(0, "solo", side="law"), Seat(1, "solo", side="thieves")]
+    assert rate_match(seats, Outcome((0,)), {}) == {}
