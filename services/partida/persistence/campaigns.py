@@ -53,14 +53,16 @@ def check_teams(teams: Sequence[records.CampaignTeam]) -> None:
 
 
 def check_seats(campaign: records.Campaign, game_id: str, scenario_id: str,
-                seats: Sequence[records.Seat], match_id: str = "") -> None:
+                seats: Sequence[records.Seat], match_id: str = "", whole: bool = False) -> None:
     """Pure: FailedPrecondition unless a match of this game and scenario with these seats
     can count for the campaign: the campaign's game, a scenario of it not played yet, teams
     of it, and each member of the campaign seated for their own team (others for none, or
     any team if a bot); once the set-up has dealt the seats' sides, each team on one side
     and each side for one team. The store runs it when recording; callers may run it
     beforehand on a campaign they read, so as to refuse before creating anything. A
-    scenario played by `match_id` itself is no refusal: that is a creation retried."""
+    scenario played by `match_id` itself is no refusal: that is a creation retried. `whole`:
+    the seats are a whole match's (not one ticket's), which must seat a team of the campaign:
+    a match with none would count for nobody, yet use the scenario up."""
     if campaign.game_id != game_id:
         raise FailedPrecondition(f"campaign {campaign.campaign_id!r} plays "
                                  f"{campaign.game_id!r}, not {game_id!r}")
@@ -70,6 +72,9 @@ def check_seats(campaign: records.Campaign, game_id: str, scenario_id: str,
     if played not in (None, match_id):
         raise FailedPrecondition(f"scenario {scenario_id!r} was already played in the "
                                  f"campaign (match {played!r})")
+    if whole and not any(seat.campaign_team for seat in seats):
+        raise FailedPrecondition("a campaign match must seat at least one team of the "
+                                 "campaign: with none it would count for nobody")
     teams = {t.name for t in campaign.teams}
     members = {p: t.name for t in campaign.teams for p in t.player_ids}
     for seat in seats:
@@ -107,7 +112,7 @@ def check_match(s: Session, match: records.Match) -> None:
     """Refuses (nothing written) a new match that cannot count for its campaign, or names
     a campaign that does not exist (NotFound)."""
     check_seats(_campaign(s, match.campaign_id), match.game_id, match.scenario_id,
-                match.seats, match.match_id)
+                match.seats, match.match_id, whole=True)
 
 
 def standings(teams: Sequence[records.CampaignTeam], scenario_ids: Sequence[str],

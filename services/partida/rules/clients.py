@@ -173,7 +173,8 @@ class LedgerClient(ServiceClient):
 
     def check_campaign(self, session: Session) -> None:
         check_seats(campaign_of(_get_campaign(self, session.campaign_id)), session.game_id,
-                    session.scenario_id, seat_records(session), session.match_id)
+                    session.scenario_id, seat_records(session), session.match_id,
+                    whole=True)
 
     def append_log(self, match_id: str, entries: list[LogEntry], controller: str = "") -> None:
         """Durable when it returns. Appends from concurrent actions travel together in one

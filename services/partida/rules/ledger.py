@@ -76,7 +76,8 @@ class LocalLedger:
 
     def check_campaign(self, session: Session) -> None:
         check_seats(self.store.get_campaign(session.campaign_id), session.game_id,
-                    session.scenario_id, seat_records(session), session.match_id)
+                    session.scenario_id, seat_records(session), session.match_id,
+                    whole=True)
 
     def append_log(self, match_id: str, entries: list[LogEntry], controller: str = "") -> None:
         self.store.append_log(match_id, [to_record(e) for e in entries], controller)

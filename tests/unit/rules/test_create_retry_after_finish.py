@@ -11,6 +11,7 @@ import pytest
 
 from partida.dice.service import RULES_SERVICE, CountedDice, DiceServicer
 from partida.platform.auth import PLAYER, Authority, Principal
+from partida.platform.errors import FailedPrecondition
 from partida.platform.server import Registration, Server
 from partida.rules.clients import DiceClient
 from partida.rules.ledger import LocalLedger
@@ -19,7 +20,11 @@ from partida.rules.session import MemorySessionStore
 from partida.v1 import dice_pb2_grpc
 from tests.support.serving import channel_to
 from tests.unit.rules.conftest import new_match, play_defaults, rid
-from tests.unit.rules.test_campaign_matches import cast, create  # noqa: F401 (a fixture)
+from tests.unit.rules.test_campaign_matches import (  # noqa: F401 (a fixture)
+    cast,
+    create,
+    dice_streams,
+)
 
 
 @pytest.fixture
@@ -55,3 +60,15 @@ def test_a_retried_create_of_a_campaign_match_that_ended_answers_the_match(match
     assert (again.match_id, again.status) == (first.match_id, "finished")
     with pytest.raises(Exception, match="already played"):  # another match still may not
         create(matches, cast, request_id="another-create")
+
+
+def test_a_campaign_match_seating_no_team_is_refused_before_anything_is_made(matches, store,
+                                                                              cast):  # noqa: F811
+    """Dynamit Joe 9: a campaign's scenario is played by its teams. A match of it with no
+    team seated (a service may create one) would count for nobody, yet use the scenario up
+    (before: it was made and, finished, took the scenario)."""
+    outsiders = [store.create_player("acme", n, n).player_id for n in ("xi", "yo")]
+    with pytest.raises(FailedPrecondition, match="at least one team"):
+        create(matches, outsiders, teams=("", ""))
+    assert dice_streams(store) == 0
+    assert create(matches, cast).campaign_id == "c1"  # the scenario is still to play
