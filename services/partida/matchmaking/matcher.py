@@ -36,9 +36,15 @@ MAX_FAILURE = 300  # characters of a refusal kept as a ticket's failure
 # Any other failure (the call timed out or broke off, the rules service answered UNAVAILABLE)
 # may come after the match was made. Its tickets stay claimed and the same proposal, hence
 # the same match, is asked again this long after: released, they were matched into another
-# table while the first one kept their seats, never told to anyone. Tickets all expired
-# while it failed are released (and expire).
+# table while the first one kept their seats, never told to anyone.
 RETRY_SECONDS = 5.0
+# Such a claim is released, and its tickets expire, only after an ask made once they had
+# all expired failed too: released as soon as a failure found them expired, a match made
+# but answered late (or never) left its players told EXPIRED while seated. A refusal the
+# rules service answered for the table then ends it (it would have returned the match made,
+# the request id being the same); a call that failed as a whole says nothing, so the table
+# is asked again until it is answered, or for this long past the tickets' expiry.
+UNANSWERED_SECONDS = 60.0
 # Failures of a whole call that say nothing of its proposals (the rules service out of reach,
 # or too slow): asking again one proposal to a call would only multiply the wait.
 UNREACHED = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED,
@@ -47,6 +53,11 @@ UNREACHED = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXC
 # tables when it returns. A table whose creation kept timing out had every pool's tickets
 # wait for it, tick after tick.
 TICK_WAIT_SECONDS = 1.0
+
+
+# A creation's outcome for one proposal (its match id, the refusal, or None when the whole
+# call failed), with the time it was asked.
+Asked = tuple[str | Exception | None, float]
 
 
 def lasting(e: Exception) -> str | None:
@@ -120,9 +131,10 @@ class Matcher:
     lease_seconds must exceed the longest create_matches call: after it another matcher
     may take the claim over (harmlessly, thanks to the request id, but wastefully).
     retry_seconds is how long a creation that failed without a verdict waits to be asked
-    again (RETRY_SECONDS). tick_wait_seconds is how long a tick waits for its creation
-    calls (TICK_WAIT_SECONDS): a call still running then settles its own tables when it
-    returns, and the ticks go on meanwhile.
+    again (RETRY_SECONDS), past its tickets' expiry too (UNANSWERED_SECONDS).
+    tick_wait_seconds is how long a tick waits for its creation calls (TICK_WAIT_SECONDS):
+    a call still running then settles its own tables when it returns, and the ticks go on
+    meanwhile.
     """
 
     def __init__(self, store: TicketStore, creator: MatchCreator, policy: Policy,
@@ -139,7 +151,7 @@ class Matcher:
         self._batch = max(1, batch)
         self._workers = max(1, workers)
         self._pool = ThreadPoolExecutor(self._workers, thread_name_prefix="matcher-create")
-        self._late: set[Future[list[str | Exception | None]]] = set()  # calls past a tick
+        self._late: set[Future[list[Asked]]] = set()  # calls past a tick
         self._late_lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -172,11 +184,11 @@ class Matcher:
                     self._late.add(f)
                 f.add_done_callback(partial(self._settle_late, chunk, created))
         done = self._settle([p for chunk, _ in finished for p in chunk],
-                            [m for _, f in finished for m in f.result()], created)
+                            [a for _, f in finished for a in f.result()], created)
         return sum(len(p.ticket_ids) for p, _ in done)
 
     def _settle_late(self, chunk: Sequence[Proposal], created: dict[str, float],
-                     f: Future[list[str | Exception | None]]) -> None:
+                     f: Future[list[Asked]]) -> None:
         """A call that outlasted its tick settles its tables when it returns. Should the
         store fail now, its claims stay, and are taken over when their lease ends."""
         try:
@@ -188,14 +200,16 @@ class Matcher:
             with self._late_lock:
                 self._late.discard(f)
 
-    def _settle(self, proposals: Sequence[Proposal], made: Sequence[str | Exception | None],
+    def _settle(self, proposals: Sequence[Proposal], made: Sequence[Asked],
                 created: dict[str, float]) -> list[tuple[Proposal, str]]:
         """Assigns the tables made, fails those refused for good and postpones the rest;
         the time to match is observed for the tickets read this round (in `created`)."""
         done: list[tuple[Proposal, str]] = []
         refused: list[tuple[Proposal, str]] = []
-        unsure: list[Proposal] = []
-        for p, m in zip(proposals, made, strict=True):
+        # Tables to ask again, by the time before which all of a table's tickets must have
+        # expired for it to be released instead (UNANSWERED_SECONDS)
+        unsure: dict[float, list[Proposal]] = {}
+        for p, (m, asked) in zip(proposals, made, strict=True):
             if isinstance(m, str):
                 done.append((p, m))
                 continue
@@ -203,11 +217,14 @@ class Matcher:
             if why:
                 refused.append((p, why))
             else:
-                unsure.append(p)
+                unsure.setdefault(asked - (UNANSWERED_SECONDS if m is None else 0.0),
+                                  []).append(p)
             if m is not None:
                 log.warning("creating match %s was refused (%s); its tickets %s", p.request_id,
                             m, "fail" if why else "wait for it to be asked again")
-        self._store.postpone(unsure, self._clock(), self._retry)
+        now = self._clock()
+        for expired_by, postponed in unsure.items():
+            self._store.postpone(postponed, now, self._retry, expired_by)
         self._store.fail(refused)
         self._store.assign(done)
         waited = self._clock()
@@ -217,9 +234,11 @@ class Matcher:
                     metrics.TIME_TO_MATCH.labels(p.game_id).observe(waited - created[ticket_id])
         return done
 
-    def _create(self, chunk: Sequence[Proposal]) -> list[str | Exception | None]:
+    def _create(self, chunk: Sequence[Proposal]) -> list[Asked]:
         """Per proposal: its match id, the refusal, or None when the whole call failed (the
-        matches may have been made all the same: they are asked again)."""
+        matches may have been made all the same: they are asked again); each with the
+        time the call was made."""
+        asked = self._clock()
         try:
             made = self._creator.create_matches(chunk)
         except Exception as e:
@@ -232,8 +251,8 @@ class Matcher:
                 return [m for p in chunk for m in self._create([p])]
             log.exception("creating %d matches failed; asking again in %g s", len(chunk),
                           self._retry)
-            return [None] * len(chunk)
-        return list(made)
+            return [(None, asked)] * len(chunk)
+        return [(m, asked) for m in made]
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="matcher", daemon=True)

@@ -7,9 +7,11 @@ ticket belongs to the player named by the caller's token, and only that player s
 from __future__ import annotations
 
 import logging
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 import partida.engine
@@ -40,6 +42,7 @@ log = logging.getLogger("partida.matchmaking")
 # A cancel held by a claim answers this long (at most half the time left) before the
 # caller's deadline, so that its answer arrives in time.
 CANCEL_ANSWER_MARGIN = 0.25
+STOPPING = "the server is stopping; follow the ticket again shortly"
 
 
 class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
@@ -63,6 +66,32 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
             g.info for g in partida.engine.all_games())
         self._poll = poll_seconds
         self._cancel_wait = cancel_wait_seconds
+        self._closing = False
+        self._waits: set[Watch] = set()  # the streams' and cancels' waits on their tickets
+        self._waits_lock = threading.Lock()
+
+    def close(self) -> None:
+        """The server is stopping: every SeekMatch and WatchTicket stream ends now,
+        UNAVAILABLE, to be opened again once a server is back (the client retries it), and a
+        cancel waiting on a claim answers at once. Else each of them held the shutdown for
+        the whole drain grace, waiting for a change that may never come."""
+        with self._waits_lock:
+            self._closing = True
+            waits = list(self._waits)
+        for w in waits:
+            w.wake()
+
+    @contextmanager
+    def _following(self, ticket_id: str) -> Iterator[Watch]:
+        """The store's watch of the ticket (see TicketStore.watch), which close() wakes."""
+        with self._store.watch(ticket_id) as changes:
+            with self._waits_lock:
+                self._waits.add(changes)
+            try:
+                yield changes
+            finally:
+                with self._waits_lock:
+                    self._waits.discard(changes)
 
     def CreateTicket(self, request: pb.CreateTicketRequest, context: Any
                      ) -> pb.CreateTicketResponse:
@@ -75,7 +104,7 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
         if not request.HasField("ticket"):
             raise errors.InvalidArgument("ticket is required")
         new = self._new(request.ticket, player)
-        with self._store.watch(new.ticket_id) as changes:  # before it exists: no change missed
+        with self._following(new.ticket_id) as changes:  # before it exists: no change missed
             opened = self._open(new, request.ticket.request_id)
             if opened.ticket_id == new.ticket_id:
                 follow = self._follow(opened, changes, context)
@@ -180,13 +209,13 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
         if left is not None:
             wait = min(wait, left - min(CANCEL_ANSWER_MARGIN, left / 2))
         deadline = time.monotonic() + wait
-        with self._store.watch(ticket_id) as changes:
+        with self._following(ticket_id) as changes:
             while True:
                 t = self._store.cancel(ticket_id)
                 if t is None:
                     raise errors.NotFound(f"no ticket {ticket_id!r}")
                 left = deadline - time.monotonic()
-                if t.status != CLAIMED or left <= 0:
+                if t.status != CLAIMED or left <= 0 or self._closing:
                     return t
                 changes.wait(min(left, self._poll))
 
@@ -196,12 +225,12 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
             yield pb.WatchTicketResponse(ticket=t)
 
     def _watch(self, ticket_id: str, context: Any) -> Iterator[pb.Ticket]:
-        with self._store.watch(ticket_id) as changes:  # before the first read
+        with self._following(ticket_id) as changes:  # before the first read
             yield from self._follow(self._owned(ticket_id), changes, context)
 
     def _follow(self, t: Ticket | None, changes: Watch, context: Any) -> Iterator[pb.Ticket]:
         """The ticket as it is (`t`), then after each change, until it is final or the caller
-        has gone."""
+        has gone (or the server stops: UNAVAILABLE)."""
         context.add_callback(changes.wake)  # the call ending wakes the wait
         last = None
         ticket_id = t.ticket_id if t is not None else ""
@@ -217,6 +246,8 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
                 last = ticket
             if t.final:
                 return
+            if self._closing:
+                raise errors.Unavailable(STOPPING)
             changes.wait(self._poll)
             t = self._store.get(t.ticket_id)
 

@@ -252,8 +252,10 @@ def _matchmaking(cfg: Settings, auth: Authority, store: Any | None, matches: Any
     policy = Policy(catalog=catalog_of(g.info for g in all_games()),
                     bot_fill_after_seconds=cfg.bot_fill_after_seconds)
     matcher = Matcher(tickets, creator, policy)
-    regs.append(registration(MatchmakingServicer(tickets, ratings, campaigns=ratings,
-                                                 ticket_ttl_seconds=cfg.ticket_ttl_seconds)))
+    servicer = MatchmakingServicer(tickets, ratings, campaigns=ratings,
+                                   ticket_ttl_seconds=cfg.ticket_ttl_seconds)
+    regs.append(registration(servicer))
+    proc.draining.append(servicer.close)  # ticket streams wait on it: ended as draining begins
     def run_matcher(stop: threading.Event) -> None:
         matcher.start()
         stop.wait()

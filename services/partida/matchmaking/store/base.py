@@ -52,10 +52,11 @@ class TicketStore(Protocol):
         """Put claimed tickets back in their pools; ends the claims."""
         ...
 
-    def postpone(self, proposals: Sequence[Proposal], now: float, delay: float) -> None:
+    def postpone(self, proposals: Sequence[Proposal], now: float, delay: float,
+                 expired_by: float | None = None) -> None:
         """Keep each claim, for stale_claims to hand out again `delay` seconds after `now`;
-        a claim whose tickets have all expired by `now` is released instead (the next sweep
-        expires them)."""
+        a claim whose tickets had all expired by `expired_by` (default: `now`) is released
+        instead (the next sweep expires them)."""
         ...
 
     def fail(self, refused: Sequence[tuple[Proposal, str]]) -> None:

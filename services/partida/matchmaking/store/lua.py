@@ -19,7 +19,7 @@ local function finish(id, status, retain)
   local k = tkey(id)
   local h = redis.call('HMGET', k, 'pool', 'player_id', 'idem')
   redis.call('HSET', k, 'status', status)
-  redis.call('HDEL', k, 'claim')
+  redis.call('HDEL', k, 'claim', 'claimdoc')
   redis.call('ZREM', h[1], id)
   redis.call('ZREM', P .. ':exp', id)
   redis.call('SREM', P .. ':open:' .. h[2], id)
@@ -31,19 +31,38 @@ local function held(k, pid)
   local h = redis.call('HMGET', k, 'status', 'claim')
   return h[1] == 'CLAIMED' and h[2] == pid
 end
--- Back to searching, in their pool at their original age, the tickets the claim still holds.
+-- Back to searching, in its pool at its original age.
+local function back(id)
+  local k = tkey(id)
+  local h = redis.call('HMGET', k, 'pool', 'created')
+  redis.call('HSET', k, 'status', 'SEARCHING')
+  redis.call('HDEL', k, 'claim', 'claimdoc')
+  redis.call('ZADD', h[1], h[2], id)
+  redis.call('PUBLISH', P .. ':events', id)
+end
+-- Back to searching, the tickets the claim still holds.
 local function release(pid, first, last)
   end_claim(pid)
   for j = first, last do
-    local k = tkey(ARGV[j])
-    if held(k, pid) then
-      local h = redis.call('HMGET', k, 'pool', 'created')
-      redis.call('HSET', k, 'status', 'SEARCHING')
-      redis.call('HDEL', k, 'claim')
-      redis.call('ZADD', h[1], h[2], ARGV[j])
-      redis.call('PUBLISH', P .. ':events', ARGV[j])
-    end
+    if held(tkey(ARGV[j]), pid) then back(ARGV[j]) end
   end
+end
+-- A claimed ticket whose claim is no longer recorded (its keys evicted by a maxmemory
+-- policy, say), which would stay claimed for good: the claim is recorded again, due at
+-- `due`, from the copy of its proposal that each of its tickets keeps ("claimdoc": the
+-- claim id, a space, the proposal), so that it is finished with the same match. A ticket
+-- without a copy of this claim's (claimed by an older replica) goes back to its pool.
+-- Returns the proposal, or nil.
+local function reclaim(id, pid, due)
+  local copy = redis.call('HGET', tkey(id), 'claimdoc')
+  local owner, payload = string.match(copy or '', '^(%S+) (.*)$')
+  if owner ~= pid then
+    back(id)
+    return nil
+  end
+  redis.call('ZADD', P .. ':claims', due, pid)
+  redis.call('SET', P .. ':claim:' .. pid, payload)
+  return payload
 end
 -- Batched scripts take, from ARGV[start] on, groups of: claim id, a value, n, n ticket ids
 -- (one round trip and one script call for hundreds of proposals).
@@ -96,7 +115,8 @@ each_group(4, function(pid, payload, first, last)
     pools[j] = h[3]
   end
   for j = first, last do
-    redis.call('HSET', tkey(ARGV[j]), 'status', 'CLAIMED', 'claim', pid)
+    redis.call('HSET', tkey(ARGV[j]), 'status', 'CLAIMED', 'claim', pid,
+               'claimdoc', pid .. ' ' .. payload)
     redis.call('ZREM', pools[j], ARGV[j])
   end
   redis.call('ZADD', P .. ':claims', ARGV[3], pid)
@@ -142,15 +162,16 @@ each_group(2, function(pid, _, first, last) release(pid, first, last) end)
 return {}
 """
 
-# ARGV: P, now, new lease end, groups of (claim id, unused, tickets): a claim that still
-# holds an unexpired ticket is due again at the new lease end; one that does not is released.
+# ARGV: P, expired by, new lease end, groups of (claim id, unused, tickets): a claim that
+# still holds a ticket unexpired at "expired by" is due again at the new lease end; one that
+# does not is released.
 POSTPONE = """
-local now = tonumber(ARGV[2])
+local by = tonumber(ARGV[2])
 each_group(4, function(pid, _, first, last)
   if not redis.call('ZSCORE', P .. ':claims', pid) then return end  -- ended meanwhile
   for j = first, last do
     local k = tkey(ARGV[j])
-    if held(k, pid) and tonumber(redis.call('HGET', k, 'expires')) > now then
+    if held(k, pid) and tonumber(redis.call('HGET', k, 'expires')) > by then
       redis.call('ZADD', P .. ':claims', ARGV[3], pid)
       return
     end
@@ -168,15 +189,20 @@ return status
 """
 
 # ARGV: P, now, retain -> how many expired. A claimed ticket stays due: if its claim is
-# released, the next sweep expires it.
+# released, the next sweep expires it; if its claim is no longer recorded, it is recorded
+# again, due now.
 EXPIRE = """
 local n = 0
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. ':exp', '-inf', ARGV[2])) do
-  local status = redis.call('HGET', tkey(id), 'status')
-  if status == 'SEARCHING' then
+  local h = redis.call('HMGET', tkey(id), 'status', 'claim')
+  if h[1] == 'SEARCHING' then
     finish(id, 'EXPIRED', ARGV[3])
     n = n + 1
-  elseif status ~= 'CLAIMED' then
+  elseif h[1] == 'CLAIMED' then
+    if not (h[2] and redis.call('ZSCORE', P .. ':claims', h[2])) then
+      reclaim(id, h[2] or '', ARGV[2])
+    end
+  else
     redis.call('ZREM', P .. ':exp', id)
   end
 end
@@ -184,9 +210,11 @@ return n
 """
 
 # ARGV: P, now, new lease end, limit -> proposal json of claims whose lease ran out, each
-# now leased to the caller, so only one replica recovers a given claim.
+# now leased to the caller, so only one replica recovers a given claim. A claim whose
+# proposal's key is gone is recorded again from its tickets, found among the unfinished
+# ones (a scan, but only when a key was lost).
 STALE = """
-local out = {}
+local out, lost = {}, {}
 local due = redis.call('ZRANGEBYSCORE', P .. ':claims', '-inf', ARGV[2], 'LIMIT', 0, ARGV[4])
 for _, pid in ipairs(due) do
   local payload = redis.call('GET', P .. ':claim:' .. pid)
@@ -195,6 +223,19 @@ for _, pid in ipairs(due) do
     table.insert(out, payload)
   else
     redis.call('ZREM', P .. ':claims', pid)
+    lost[pid] = true
+  end
+end
+if next(lost) then
+  for _, id in ipairs(redis.call('ZRANGE', P .. ':exp', 0, -1)) do
+    local h = redis.call('HMGET', tkey(id), 'status', 'claim')
+    if h[1] == 'CLAIMED' and lost[h[2]] then
+      local payload = reclaim(id, h[2], ARGV[3])
+      if payload then
+        table.insert(out, payload)
+        lost[h[2]] = nil  -- its other tickets hold the claim recorded again
+      end
+    end
   end
 end
 return out

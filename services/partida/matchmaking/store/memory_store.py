@@ -111,12 +111,14 @@ class MemoryTicketStore:
                 self._put(t.with_status(SEARCHING))
                 self._searching[t.ticket_id] = None
 
-    def postpone(self, proposals: Sequence[Proposal], now: float, delay: float) -> None:
+    def postpone(self, proposals: Sequence[Proposal], now: float, delay: float,
+                 expired_by: float | None = None) -> None:
+        by = now if expired_by is None else expired_by
         with self._lock:
             for p in proposals:
                 if p.request_id not in self._claims:  # ended meanwhile
                     continue
-                if any(self._holder.get(i) == p.request_id and self._tickets[i].expires > now
+                if any(self._holder.get(i) == p.request_id and self._tickets[i].expires > by
                        for i in p.ticket_ids):
                     self._claims[p.request_id] = (now + delay, p)
                 else:

@@ -5,7 +5,9 @@ P:pool:{game}:{scenario or *}:{seats} sorted set of searching tickets by creatio
 pools listed in the set P:pools;
 P:exp sorted set by expiry time; P:open:{player} the player's unfinished tickets;
 P:idem:{sha256(player, request id)} -> ticket id; P:claims sorted set of claims by lease end
-with each claim's proposal at P:claim:{request id}. The state changes are Lua scripts (lua.py).
+with each claim's proposal at P:claim:{request id}, and a copy in each claimed ticket's hash
+(should those keys be lost, the claim is recorded again from it). The state changes are Lua
+scripts (lua.py).
 
 WatchTicket notifications: every change publishes the ticket id on P:events. Each store
 keeps one subscriber thread that wakes local followers, so a replica needs one extra
@@ -132,8 +134,10 @@ class RedisTicketStore:
     def release(self, proposals: Sequence[Proposal]) -> None:
         self._batched("release", [], [(p, "") for p in proposals])
 
-    def postpone(self, proposals: Sequence[Proposal], now: float, delay: float) -> None:
-        self._batched("postpone", [repr(now), repr(now + delay)], [(p, "") for p in proposals])
+    def postpone(self, proposals: Sequence[Proposal], now: float, delay: float,
+                 expired_by: float | None = None) -> None:
+        by = now if expired_by is None else expired_by
+        self._batched("postpone", [repr(by), repr(now + delay)], [(p, "") for p in proposals])
 
     def fail(self, refused: Sequence[tuple[Proposal, str]]) -> None:
         self._batched("fail", [self._retain], refused)
