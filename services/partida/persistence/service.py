@@ -162,7 +162,8 @@ class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
         if not request.HasField("outcome"):
             raise InvalidArgument("outcome is required")
         ratings = self._store.finish_match(match_id, validate.outcome(request.outcome),
-                                           validate.dice_seed(request.dice_seed))
+                                           validate.dice_seed(request.dice_seed),
+                                           validate.final_sides(request.final_sides))
         return pb.FinishMatchResponse(ratings=[convert.rating_pb(r) for r in ratings])
 
     def GetMatchLog(self, request: pb.GetMatchLogRequest, context: Any) -> pb.GetMatchLogResponse:

@@ -298,18 +298,19 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
                 row.first_seats_json = row.seats_json
             row.seats_json = rows.seats_json(tuple(seats))
 
-    def finish_match(self, match_id: str, outcome: records.Outcome,
-                     seed: bytes) -> list[records.Rating]:
+    def finish_match(self, match_id: str, outcome: records.Outcome, seed: bytes,
+                     final_sides: Sequence[str] = ()) -> list[records.Rating]:
         """Closes the match, stores results and updates ratings, all at once. Repeating it
         with the same outcome and seed returns the ratings it returned first (kept with the
-        results), without rating twice. Core statements, not the ORM: it runs at the end of
-        every match, on the path of the last action's reply, and the ORM's unit of work took
-        half of its time."""
+        results), without rating twice. `final_sides`, by seat, the sides played for at the
+        end where they changed (rated by them; the record keeps those dealt). Core
+        statements, not the ORM: it runs at the end of every match, on the path of the last
+        action's reply, and the ORM's unit of work took half of its time."""
         with self._writer.begin() as conn:
             row = conn.execute(_LOCK_MATCH, {"match_id": match_id}).first()
             if row is None:
                 raise NotFound(f"no match {match_id!r}")
-            seats = rows.seats(row.seats_json)
+            seats = _rated_sides(rows.seats(row.seats_json), final_sides)
             players = glicko2.rated_players(seats, outcome)
             if row.status == models.FINISHED:
                 if row.outcome_json != rows.outcome_json(outcome) or row.dice_seed != seed:
@@ -507,6 +508,18 @@ def _ratings_left(conn: sa.Connection, match_id: str, game_id: str,
         # Finished before migration 0003 kept them: the current ratings, as answered then.
         return _ratings_of(conn, [(p, game_id) for p in players])
     return [left[p] for p in players]
+
+
+def _rated_sides(seats: Sequence[records.Seat], final_sides: Sequence[str]
+                 ) -> tuple[records.Seat, ...]:
+    """The seats as rated: with the sides they played for at the end, when given."""
+    if not final_sides:
+        return tuple(seats)
+    if len(final_sides) != len(seats):
+        raise InvalidArgument(f"final_sides names {len(final_sides)} sides for "
+                              f"{len(seats)} seats")
+    return tuple(replace(seat, side=side) for seat, side in zip(seats, final_sides,
+                                                                 strict=True))
 
 
 def _rated_columns(after: records.Rating | None) -> dict[str, float | int | None]:

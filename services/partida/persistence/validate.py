@@ -100,6 +100,14 @@ def count(field: str, value: int) -> int:
     return value
 
 
+def final_sides(values: Sequence[str]) -> tuple[str, ...]:
+    """A finished match's sides by seat (empty: as dealt); checked against its seats by
+    the store."""
+    if len(values) > MAX_SEATS:
+        raise InvalidArgument(f"final_sides must hold at most {MAX_SEATS} sides")
+    return tuple(text(f"final_sides[{i}]", v, MAX_NAME) for i, v in enumerate(values))
+
+
 def log_range(value: persistence_pb2.GetMatchLogRequest) -> tuple[int | None, int | None]:
     """The sequences a log read is bounded by, (after, up to); None where unbounded."""
     return _bound(value, "after_sequence"), _bound(value, "up_to_sequence")

@@ -187,9 +187,11 @@ class LedgerClient(ServiceClient):
         settle_batch(batch, lambda: self.call("AppendLogs", persistence_pb2.AppendLogsRequest(
             appends=[p.payload for p in batch])).results, append_refusal)
 
-    def finish_match(self, match_id: str, outcome: dict[str, Any], seed: bytes) -> None:
+    def finish_match(self, match_id: str, outcome: dict[str, Any], seed: bytes,
+                     final_sides: Sequence[str] = ()) -> None:
         self.call("FinishMatch", persistence_pb2.FinishMatchRequest(
-            match_id=match_id, outcome=protos.outcome(outcome), dice_seed=seed))
+            match_id=match_id, outcome=protos.outcome(outcome), dice_seed=seed,
+            final_sides=final_sides))
 
     def update_seat(self, match_id: str, index: int, seat: SeatMeta) -> None:
         self.call("UpdateSeat", persistence_pb2.UpdateSeatRequest(

@@ -4,6 +4,7 @@ between its plain data and the persistence records."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from partida.persistence import records
@@ -82,8 +83,9 @@ class LocalLedger:
     def append_log(self, match_id: str, entries: list[LogEntry], controller: str = "") -> None:
         self.store.append_log(match_id, [to_record(e) for e in entries], controller)
 
-    def finish_match(self, match_id: str, outcome: dict[str, Any], seed: bytes) -> None:
-        self.store.finish_match(match_id, to_outcome(outcome), seed)
+    def finish_match(self, match_id: str, outcome: dict[str, Any], seed: bytes,
+                     final_sides: Sequence[str] = ()) -> None:
+        self.store.finish_match(match_id, to_outcome(outcome), seed, final_sides)
 
     def update_seat(self, match_id: str, index: int, seat: SeatMeta) -> None:
         self.store.update_seat(match_id, seat_record(index, seat))

@@ -567,7 +567,8 @@ class Matches:
                 if keep_turn:
                     result.next_view = game.view(state, seat)
             if outcome is not None:  # recorded before anyone can see the end in the session
-                self.ledger.finish_match(s.match_id, s.outcome or {}, bytes.fromhex(s.seed))
+                self.ledger.finish_match(s.match_id, s.outcome or {}, bytes.fromhex(s.seed),
+                                         _changed_sides(game, state, s))
             if not self.sessions.commit(s, expected_version, stored, request_id, result.to_json()):
                 # Moved on, or a seat changed hands, meanwhile (read before: it must not be
                 # undone): the log has the action, the record the seats; the next read rebuilds.
@@ -732,7 +733,8 @@ class Matches:
         if outcome is not None and s.status != "finished":
             # The process stopped between the last action and recording the end: finish now.
             s.seed = self.dice.reveal(match_id).hex()
-            self.ledger.finish_match(match_id, outcome_dict(outcome) or {}, bytes.fromhex(s.seed))
+            self.ledger.finish_match(match_id, outcome_dict(outcome) or {}, bytes.fromhex(s.seed),
+                                     _changed_sides(game, state, s))
         s.status = "finished" if outcome else "active"
         s.outcome = outcome_dict(outcome)
         if s.spectator_delay:  # at the end everything may be shown (_advance_spectator)
@@ -776,6 +778,14 @@ class Matches:
             raise PermissionDenied(f"seat {seat} belongs to another player")
         if acting and not owner_only and meta.controller != "human":
             raise FailedPrecondition(f"seat {seat} is handed to a bot; take it back first")
+
+
+def _changed_sides(game: Game, state: Any, s: Session) -> list[str]:
+    """Each seat's side at the end, if any differs from the one it was dealt (Dynamit Joe
+    8.1: a seat given another side's character plays for that side, and is rated with it);
+    else none (rated as dealt)."""
+    sides = [game.seat_side(state, seat) for seat in range(len(s.seats))]
+    return sides if sides != [m.side for m in s.seats] else []
 
 
 def _caller_request_id(request_id: str, principal: Principal | None) -> None:

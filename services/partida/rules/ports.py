@@ -61,7 +61,9 @@ class Ledger(Protocol):
         Aborted if the entries' seat is no longer played by `controller` ("human" or "bot",
         who made their actions; "" unchecked)."""
 
-    def finish_match(self, match_id: str, outcome: dict[str, Any], seed: bytes) -> None: ...
+    def finish_match(self, match_id: str, outcome: dict[str, Any], seed: bytes,
+                     final_sides: Sequence[str] = ()) -> None:
+        """Records the end; `final_sides`: each seat's side at the end, if any changed."""
 
     def update_seat(self, match_id: str, index: int, seat: SeatMeta) -> None: ...
 
