@@ -1,6 +1,7 @@
 """`partida client ...`: a real gRPC client of a partida server.
 
 play    matchmake, then play a seat in the terminal (or let a local bot play it: --auto)
+rejoin  go back to your seat in a match you left, and play on
 watch   follow a match live as a spectator
 replay  step through a finished match from its log
 verify  check a finished match: dice against the revealed seed, the log's hash chain, and a
@@ -11,6 +12,7 @@ campaign open | show   open a campaign between teams, read its standings
 from __future__ import annotations
 
 import json
+import shlex
 import time
 import uuid
 from collections.abc import Iterator
@@ -27,6 +29,7 @@ from partida.cli.render import renderer_for
 from partida.cli.terminal import Terminal
 from partida.engine import Action, LocalRng, get
 from partida.rules.audit import BadLog, audit, replayed
+from partida.v1 import common_pb2
 
 client = typer.Typer(name="client", no_args_is_help=True, help=__doc__.splitlines()[0])
 client.add_typer(campaign, name="campaign")
@@ -41,7 +44,7 @@ def play(game: str, scenario: str = typer.Option("", help="scenario id (default:
                                          help="play a scenario of this campaign (with --team)"),
          team: str = typer.Option("", help="your team in the campaign"),
          server: str = SERVER, api_key: str = API_KEY, player: str = PLAYER) -> None:
-    """Find a match through matchmaking and play it to the end."""
+    """Find a match through matchmaking and play it to the end (exit 3: you left it)."""
     if bool(campaign_id) != bool(team):
         raise typer.BadParameter("--campaign and --team go together")
     bot = _local_bot(game, auto) if auto else None  # before a seat is taken, not after
@@ -58,7 +61,90 @@ def play(game: str, scenario: str = typer.Option("", help="scenario id (default:
         term.error(f"matchmaking ended without a match ({state}{why})")
         raise typer.Exit(1)
     term.say(f"Seated at seat {ticket.seat} of match {ticket.match_id}")
-    _play_seat(term, remote, game, ticket.match_id, ticket.seat, bot)
+    back = _rejoin_command(ticket.match_id, None, auto, server, player)
+    _sit(term, remote, game, ticket.match_id, ticket.seat, bot, back)
+
+
+@client.command()
+@ends_cleanly
+def rejoin(match_id: str,
+           seat: int | None = typer.Option(None, min=0,
+                                           help="your seat, if you hold several in the match"),
+           auto: str = typer.Option("", help="let this local bot play the seat, e.g. heuristic"),
+           server: str = SERVER, api_key: str = API_KEY, player: str = PLAYER) -> None:
+    """Go back to your seat in a match you left (from a bot, too) and play it to the end."""
+    term = Terminal()
+    remote = connect(server, api_key, player)
+    match = remote.match(match_id)
+    held = [s.seat for s in match.seats if s.player_id == remote.player_id]
+    mine = _own_seat(term, match_id, held, seat)
+    bot = _local_bot(match.game_id, auto) if auto else None  # before the seat is taken back
+    if (match.status == common_pb2.MATCH_STATUS_ACTIVE
+            and match.seats[mine].controller == common_pb2.SEAT_CONTROLLER_BOT):
+        remote.take_back(match_id, mine)
+        term.say(f"Seat {mine} was handed to a bot while you were away; it is yours again.")
+    term.say(f"Back at seat {mine} of match {match_id}")
+    shown = _show_where_it_is(term, remote, match.game_id, match_id, mine)
+    back = _rejoin_command(match_id, mine if len(held) > 1 else None, auto, server, player)
+    _sit(term, remote, match.game_id, match_id, mine, bot, back, shown)
+
+
+def _own_seat(term: Terminal, match_id: str, held: list[int], wanted: int | None) -> int:
+    """The seat to go back to of those the player holds: `wanted`, or the only one."""
+    if not held:
+        term.error(f"you hold no seat in match {match_id} (follow it: partida client watch "
+                   f"{match_id})")
+        raise typer.Exit(1)
+    if wanted is None and len(held) == 1:
+        return held[0]
+    if wanted is not None and wanted in held:
+        return wanted
+    seats = ", ".join(map(str, held))
+    raise typer.BadParameter(f"you hold seat{'s' if len(held) > 1 else ''} {seats} of this "
+                             "match: name one", param_hint="--seat")
+
+
+def _show_where_it_is(term: Terminal, remote: Remote, game: str, match_id: str,
+                      seat: int) -> int:
+    """Show the seat's view of the match as it is now, unless the prompt or the end of the
+    match is about to show it; the version shown, whose events the view tells already."""
+    look = remote.look(match_id, seat)
+    if not look.HasField("outcome") and seat not in look.decision.seats:
+        term.show(renderer_for(game).render(json.loads(look.view.data_json)))
+    return int(look.view.version)
+
+
+# Exit status of a match left unfinished at the prompt (q, or the end of input): not 0, the
+# match was not played to its end (a script feeding `play` fewer answers than the match asks
+# must see it), nor 1, nothing failed: the player may come back (`rejoin`). Ctrl-C keeps 130.
+LEFT = 3
+
+
+def _sit(term: Terminal, remote: Remote, game: str, match_id: str, seat: int, bot: Any,
+         back: str, shown: int = -1) -> None:
+    """Play the seat to the end of the match. Left unfinished (quit, Ctrl-C, the server
+    gone too long), it says how to come back: the command `back`."""
+    over = False
+    try:
+        over = _play_seat(term, remote, game, match_id, seat, bot, shown)
+    finally:
+        if not over:
+            term.say(f"To come back to the match: {back}")
+    if not over:
+        raise typer.Exit(LEFT)
+
+
+def _rejoin_command(match_id: str, seat: int | None, auto: str, server: str,
+                    player: str) -> str:
+    """The command line of `rejoin` for this player and server; never with the API key (a
+    secret, and shown on the screen): the environment or the default gives it again."""
+    words = ["partida", "client", "rejoin", match_id]
+    given = {"--seat": "" if seat is None else str(seat), "--auto": auto,
+             "--server": "" if server == SERVER.default else server,
+             "--player": "" if player == PLAYER.default else player}
+    for option, value in given.items():
+        words += [option, value] if value else []
+    return shlex.join(words)
 
 
 def _local_bot(game: str, name: str) -> Any:
@@ -78,9 +164,11 @@ BOT_REFUSALS = 3
 
 
 def _play_seat(term: Terminal, remote: Remote, game: str, match_id: str, seat: int,
-               bot: Any) -> None:
+               bot: Any, shown: int = -1) -> bool:
     """Follow the match as `seat` on one live feed, printing every event the seat may see
-    (its own and everyone else's, in order), and take the seat's decisions as they come."""
+    (its own and everyone else's, in order) but those up to version `shown` (a view shown
+    already tells them), and take the seat's decisions as they come. True once the match is
+    over, False if the player leaves it."""
     renderer = renderer_for(game)
     narrator = renderer.narrator()
     rng = LocalRng()
@@ -93,7 +181,8 @@ def _play_seat(term: Terminal, remote: Remote, game: str, match_id: str, seat: i
                 if item is not None:
                     narrator.learn(json.loads(item.view.data_json))
                 for event in events:
-                    _say_event(term, narrator, event)
+                    if event.version > shown:
+                        _say_event(term, narrator, event)
                     after = event.sequence
                 if (item is not None and seat in item.decision.seats
                         and item.view.version > settled):
@@ -101,7 +190,7 @@ def _play_seat(term: Terminal, remote: Remote, game: str, match_id: str, seat: i
                                       rng)
                     if decided is None:
                         term.say("You leave the table; your seat keeps its clock.")
-                        return
+                        return False
                     settled = decided
         finally:
             feed.close()
@@ -109,7 +198,7 @@ def _play_seat(term: Terminal, remote: Remote, game: str, match_id: str, seat: i
         if look.HasField("outcome"):
             term.show(renderer.render(json.loads(look.view.data_json)))
             term.say(f"Match over: {look.outcome.reason}", style="bold")
-            return
+            return True
         # The feed ended before the match did: follow it again from the last event.
 
 

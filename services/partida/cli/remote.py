@@ -81,11 +81,12 @@ class Remote:
         self.player_id = ""
         self._login: tuple[str, str] | None = None  # (api key, name) to renew the token with
         # How long a call refused as UNAVAILABLE (the server busy, restarting or briefly out
-        # of its stores: "retry") is repeated with backoff; `on_retry` hears of the first
-        # refusal of each run. Every call the client makes may be repeated: SubmitAction
+        # of its stores: "retry") is repeated with backoff; `on_retry` hears of each outage
+        # once (see `_again`). Every call the client makes may be repeated: SubmitAction
         # with its request id, so an action is applied at most once.
         self.retry_seconds = 0.0
         self.on_retry: Callable[[grpc.RpcError], None] | None = None
+        self.outage = False  # on_retry heard of the current one; the next answer ends it
 
     def login(self, api_key: str, name: str) -> str:
         """Create (or find) the player `name` of the integrator and take a token for it."""
@@ -115,11 +116,14 @@ class Remote:
         tries = Backoff(self.retry_seconds)
         while True:
             try:
-                return getattr(stub, method)(request, metadata=self.metadata,
-                                             timeout=self.timeout)
+                answer = getattr(stub, method)(request, metadata=self.metadata,
+                                               timeout=self.timeout)
             except grpc.RpcError as e:
                 if not self._again(e, tries):
                     raise
+            else:
+                self.outage = False
+                return answer
 
     def _again(self, e: grpc.RpcError, tries: Backoff) -> bool:
         """Whether to try again after `e` (a refused token or an UNAVAILABLE changed
@@ -129,8 +133,13 @@ class Remote:
             return True
         if e.code() != grpc.StatusCode.UNAVAILABLE or tries.over():
             return False
-        if not tries.waits and self.on_retry is not None:
-            self.on_retry(e)
+        # Told once per outage, whichever call meets it first, and only once a retry is
+        # refused too: a feed the outage broke says so only when read again, maybe after
+        # the server is back (the player was at the prompt), and is followed again at once.
+        if tries.waits and not self.outage:
+            self.outage = True
+            if self.on_retry is not None:
+                self.on_retry(e)
         tries.wait()
         return True
 
@@ -167,6 +176,16 @@ class Remote:
         r = self.look(match_id, seat)
         return (r.view.version, json.loads(r.view.data_json), list(r.decision.seats),
                 r.outcome if r.HasField("outcome") else None)
+
+    def match(self, match_id: str) -> Any:
+        """The match's public summary (GetMatch): its game, seats and status."""
+        return self.call(self.rules, "GetMatch",
+                         rules_pb2.GetMatchRequest(match_id=match_id)).match
+
+    def take_back(self, match_id: str, seat: int) -> Any:
+        """Give the player's seat, handed to a bot, back to the player; the seat as it is."""
+        return self.call(self.rules, "SetSeatController", rules_pb2.SetSeatControllerRequest(
+            match_id=match_id, seat=seat, controller=common_pb2.SEAT_CONTROLLER_HUMAN)).seat
 
     def look(self, match_id: str, seat: int | None, with_actions: bool = False) -> Any:
         """The GetView response; with the seat's legal actions too if asked."""
@@ -205,6 +224,7 @@ class Remote:
                     if item.HasField("event"):
                         after = item.event.sequence
                     tries = Backoff(self.retry_seconds)
+                    self.outage = False
                     yield item
                 return
             except grpc.RpcError as e:

@@ -33,6 +33,9 @@ class Terminal:
         except EOFError:
             self.out.print()
             return None
+        except KeyboardInterrupt:
+            self.out.print()  # what is said next starts a line, not the prompt's
+            raise
 
     @staticmethod
     def stdin_is_tty() -> bool:
