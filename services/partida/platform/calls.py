@@ -218,6 +218,7 @@ class CallContextInterceptor(PerMethod):
         failures = self._failures
         address = client_address(context.peer()) if failures is not None else ""
         if failures is not None and failures.empty(address):
+            metrics.AUTH_FAILURES.labels("held_back").inc()
             raise ResourceExhausted("too many failed attempts to authenticate from this "
                                     "address; credentials are refused unchecked for a while, "
                                     "retry later")
@@ -227,6 +228,7 @@ class CallContextInterceptor(PerMethod):
         except TokenExpired:  # its signature holds: issued, not guessed
             raise
         except Unauthenticated:
+            metrics.AUTH_FAILURES.labels("failed").inc()
             if failures is not None:
                 failures.charge(address)
             raise

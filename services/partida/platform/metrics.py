@@ -43,6 +43,13 @@ FORWARDED = Counter(
     "code (the other service counts them in partida_grpc_server_requests_total).",
     ["service", "method", "code"])
 
+AUTH_FAILURES = Counter(
+    "partida_auth_failures_total",
+    "Calls refused for their credentials: 'failed' (a wrong API key or token, counted against "
+    "the caller's address) or 'held_back' (the address over its failures, refused "
+    "unchecked). A rise in either is someone guessing keys, or a proxy hiding addresses.",
+    ["result"])
+
 ACTIONS_APPLIED = Counter(
     "partida_actions_applied_total",
     "Actions written to match logs, by game and kind (action, resign, timeout); repeated "
