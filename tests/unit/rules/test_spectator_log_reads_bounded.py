@@ -86,6 +86,24 @@ def expected(store: Any, match_id: str, after: int, seat: int | None,
                     and (up_to is None or e["version"] <= up_to)], seat)
 
 
+def reads_per_action(matches: Matches, match_id: str, counter: Any, store: Any,
+                     actions: int = 20) -> list[int]:
+    """A delayed spectator joins the match after 60 actions, then follows `actions` more,
+    one at a time: the log entries `counter` read (its `read`) at each step. Each step's
+    events are checked against those the whole log (in `store`) gives."""
+    play(matches, match_id, 60)
+    spectator = Follower(matches, match_id)
+    spectator.next()
+    reads = []
+    for _ in range(actions):
+        play(matches, match_id, 1)
+        counter.read = 0
+        events, s, before = spectator.next()
+        reads.append(counter.read)
+        assert events == expected(store, match_id, before, None, s.spectator["version"])
+    return reads
+
+
 def test_a_delayed_spectator_reads_only_the_entries_each_action_reveals(store, clock):
     matches, ledger = counted(store, clock)
     match_id = create(matches, BANDAS)
