@@ -130,8 +130,8 @@ def test_watch_follows_a_match_across_a_server_restart(tmp_path):
 
 def test_play_goes_on_across_a_server_restart(tmp_path):
     """A server restarting while the player was at the prompt: their choice met
-    'error: UNAVAILABLE: ...' and the command ended, leaving the seat to its clock (`play`
-    cannot take it back: it only matchmakes). The action is sent again (with its request id,
+    'error: UNAVAILABLE: ...' and the command ended, leaving the seat to its clock (until
+    `rejoin`, `play` had no way back to it). The action is sent again (with its request id,
     so at most once) until the server is back, and the match is played to its end."""
     port, play = free_port(), None
     try:
