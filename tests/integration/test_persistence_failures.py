@@ -126,15 +126,15 @@ def test_a_connection_dropped_while_appending_one_by_one_fails_the_batch_as_an_o
     PersistenceStore(engine).append_log("m1", [action(4)])
     with engine.begin() as conn:
         conn.exec_driver_sql(DROP_ON_INSERT)
-    outcome = store.append_logs([("m1", [action(4, request_id="late")]),
-                                 ("m2", [action(4, request_id="drop-me")]),
-                                 ("m3", [action(4)])])
+    outcome = store.append_logs([("m1", [action(4, request_id="late")], ""),
+                                 ("m2", [action(4, request_id="drop-me")], ""),
+                                 ("m3", [action(4)], "")])
     assert isinstance(outcome[0], AlreadyExists)  # read before the drop: the other's stands
     assert [out_of_reach(e) if isinstance(e, Exception) else e
             for e in outcome[1:]] == ["the database"] * 2
     assert versions(store) == [4, 3, 3]
-    assert [r[0] for r in store.append_logs([("m1", [action(5)]), ("m2", [action(4)]),
-                                             ("m3", [action(4)])])] == [5, 4, 4]
+    assert [r[0] for r in store.append_logs([("m1", [action(5)], ""), ("m2", [action(4)], ""),
+                                             ("m3", [action(4)], "")])] == [5, 4, 4]
     assert chains_hold(store)
 
 

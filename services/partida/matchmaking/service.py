@@ -42,7 +42,6 @@ log = logging.getLogger("partida.matchmaking")
 # A cancel held by a claim answers this long (at most half the time left) before the
 # caller's deadline, so that its answer arrives in time.
 CANCEL_ANSWER_MARGIN = 0.25
-STOPPING = "the server is stopping; follow the ticket again shortly"
 
 
 class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
@@ -247,7 +246,7 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
             if t.final:
                 return
             if self._closing:
-                raise errors.Unavailable(STOPPING)
+                raise errors.stopping("ticket")
             changes.wait(self._poll)
             t = self._store.get(t.ticket_id)
 

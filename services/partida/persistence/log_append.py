@@ -186,7 +186,7 @@ def _chain(match: Any, head: Head | None, match_id: str, new: Sequence[records.L
         raise NotFound(f"no match {match_id!r}")
     if match.status == models.FINISHED:
         raise FailedPrecondition(f"match {match_id!r} is finished")
-    seats = rows.seat_count(match.seats_json)
+    seats = len(rows.controllers(match.seats_json))
     for record in new:
         if not records.SERVER_SEAT <= record.seat < seats:
             raise InvalidArgument(f"record {record.sequence}: seat {record.seat} is not a seat "

@@ -34,16 +34,9 @@ def seats(text: str) -> tuple[records.Seat, ...]:
 
 
 @functools.lru_cache(maxsize=4096)
-def seat_count(text: str) -> int:
-    """How many seats `text` (a match's seats_json) lists. Every log append checks its
-    records' seats against it, and the number never changes in a match: it is parsed once,
-    not again for every append (each building the seats only to count them)."""
-    return len(json.loads(text))
-
-
-@functools.lru_cache(maxsize=4096)
 def controllers(text: str) -> tuple[str, ...]:
-    """Who controls each seat of a match's seats_json (checked on every action's append)."""
+    """Who controls each seat of a match's seats_json: every log append checks its records'
+    seats against them, so the JSON is parsed once per change of hands, not per append."""
     return tuple(s.controller for s in seats(text))
 
 

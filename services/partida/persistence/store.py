@@ -11,7 +11,6 @@ import hashlib
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -73,6 +72,9 @@ _EXISTS, _ALONE = object(), object()
 
 
 UNFINISHED_PAGE = 1000  # most ids of unfinished matches listed at once
+
+# An append: the match, its records, and who made their actions ("human", "bot"; "": unchecked).
+Append = tuple[str, Sequence[records.LogRecord], str]
 
 
 class _Refused(Exception):
@@ -376,15 +378,13 @@ class PersistenceStore(DiceStreams, campaigns.Campaigns):
         result: tuple[int, bytes] = self._appends.run(match_id, (match_id, new, controller))
         return result
 
-    def append_logs(self, appends: Sequence[tuple[Any, ...]]
-                    ) -> list[tuple[int, bytes] | Exception]:
-        """Several appends (to one or more matches) at once, each (match_id, records) or
-        (match_id, records, controller), kept or refused alone as `append_log` would: per append,
-        the new (sequence, hash) or why it was refused."""
+    def append_logs(self, appends: Sequence[Append]) -> list[tuple[int, bytes] | Exception]:
+        """Several appends (to one or more matches) at once, each (match_id, records,
+        controller), kept or refused alone as `append_log` would: per append, the new
+        (sequence, hash) or why it was refused."""
         return each_checked(appends, _checked_append, self._append_all)
 
-    def _append_all(self, appends: list[tuple[str, Sequence[records.LogRecord], str]]
-                    ) -> list[tuple[int, bytes] | Exception]:
+    def _append_all(self, appends: list[Append]) -> list[tuple[int, bytes] | Exception]:
         outcome: list[tuple[int, bytes] | Exception] = []
         for pending in self._appends.run_all([(append[0], append) for append in appends]):
             error = pending.error
@@ -541,11 +541,9 @@ def _check_run(new: Sequence[records.LogRecord]) -> None:
                                   f"is the {records.SETUP!r} record")
 
 
-def _checked_append(append: tuple[Any, ...]
-                    ) -> tuple[str, Sequence[records.LogRecord], str]:
-    match_id, new, *controller = append
-    _check_run(new)
-    return match_id, new, controller[0] if controller else ""
+def _checked_append(append: Append) -> Append:
+    _check_run(append[1])
+    return append
 
 
 def _checked_start(start: tuple[records.Match, Sequence[records.LogRecord]]

@@ -163,7 +163,7 @@ class CallContextInterceptor(PerMethod):
         self._authority = authority
         self._limiter = limiter
         self._integrator_limiter = integrator_limiter
-        self._failures = failure_limiter
+        self._failures = failure_limiter or RateLimiter(0, 1)  # rate 0: never held back
         self._slots = slots
         self._ready = ready
 
@@ -215,9 +215,8 @@ class CallContextInterceptor(PerMethod):
                     return known, ""
         # Behind a proxy or NAT every client has the proxy's address, so one guesser holds
         # back all of them (PARTIDA_AUTH_FAILURE_RATE_LIMIT=0 turns the limit off).
-        failures = self._failures
-        address = client_address(context.peer()) if failures is not None else ""
-        if failures is not None and failures.empty(address):
+        address = client_address(context.peer())
+        if self._failures.empty(address):
             metrics.AUTH_FAILURES.labels("held_back").inc()
             raise ResourceExhausted("too many failed attempts to authenticate from this "
                                     "address; credentials are refused unchecked for a while, "
@@ -229,8 +228,7 @@ class CallContextInterceptor(PerMethod):
             raise
         except Unauthenticated:
             metrics.AUTH_FAILURES.labels("failed").inc()
-            if failures is not None:
-                failures.charge(address)
+            self._failures.charge(address)
             raise
 
     def _limit(self, player: Principal | None, integrator: str) -> None:

@@ -62,3 +62,9 @@ class ResourceExhausted(ServiceError):
 
 class Unavailable(ServiceError):
     code = grpc.StatusCode.UNAVAILABLE
+
+
+def stopping(followed: str) -> Unavailable:
+    """What a wait on `followed` (a match, a ticket) ends with once the server begins to
+    stop: UNAVAILABLE, for the client to follow it again once a server is back."""
+    return Unavailable(f"the server is stopping; follow the {followed} again shortly")

@@ -26,6 +26,7 @@ from typing import Any
 import redis
 
 from partida.platform import jsonio
+from partida.platform.errors import stopping
 from partida.rules.session import (
     EVENTS_KEPT,
     FINISHED_TTL,
@@ -33,7 +34,6 @@ from partida.rules.session import (
     Session,
     Wake,
     seats_mark,
-    stopping,
     ttl_of,
     unbroken,
 )
@@ -222,7 +222,7 @@ class RedisSessionStore:
                      after_version: int = -1, wake: Wake | None = None
                      ) -> tuple[list[dict[str, Any]], bool]:
         if self._closed:
-            raise stopping()
+            raise stopping("match")
         key = _key(match_id, "events")
         # After event `after_seq` and, when the version is given, after the marks up to it.
         start = f"{after_seq}-{max(after_version, 0)}"
@@ -248,7 +248,7 @@ class RedisSessionStore:
         read = _Read(self)
         with self._reads_lock:
             if self._closed:
-                raise stopping()
+                raise stopping("match")
             self._reads.add(read)
         try:
             raw = None
@@ -262,7 +262,7 @@ class RedisSessionStore:
             with self._reads_lock:
                 self._reads.discard(read)
         if self._closed:
-            raise stopping()
+            raise stopping("match")
         return self.r.response_callbacks["XREAD"](raw) if raw else []
 
     def _send_read(self, read: _Read, key: str, start: str, block_ms: int) -> Any:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
 from partida.platform import jsonio
-from partida.platform.errors import Unavailable
+from partida.platform.errors import stopping
 from partida.platform.notify import Notifier
 
 # Live events kept per match (about ten actions of Las Montañas); a follower further behind
@@ -33,11 +33,6 @@ FINISHED_TTL = 3600       # seconds a finished match's session stays after its e
 def ttl_of(session: Session, idle_ttl: float, finished_ttl: float) -> float:
     """How long `session`, just written, is kept."""
     return finished_ttl if session.status == "finished" else idle_ttl
-
-
-def stopping() -> Unavailable:
-    """What a follower's wait ends with once its store is closed (the server is draining)."""
-    return Unavailable("the server is stopping; follow the match again shortly")
 
 
 def unbroken(found: list[dict[str, Any]], after_seq: int) -> bool:
@@ -145,7 +140,7 @@ class Wake:
 class SessionStore(Protocol):
     def close(self) -> None:
         """The server is stopping: every wait in events_after ends now, and every later
-        call of it, with stopping()'s UNAVAILABLE."""
+        call of it, with platform.errors.stopping's UNAVAILABLE."""
 
     def load(self, match_id: str) -> Session | None: ...
 
@@ -287,7 +282,7 @@ class MemorySessionStore:
             try:
                 while True:
                     if self._closed:
-                        raise stopping()
+                        raise stopping("match")
                     found, complete, moved = self._read(match_id, after_seq, after_version)
                     left = deadline - time.monotonic()
                     if found or moved or left <= 0 or (wake is not None and wake.is_set()):

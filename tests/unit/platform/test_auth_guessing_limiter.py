@@ -11,17 +11,11 @@ import pytest
 from partida.platform.auth import Authority, Principal, TokenExpired
 from partida.platform.errors import Unauthenticated
 from partida.platform.ratelimit import RateLimiter, client_address
-
-
-class Clock:
-    now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.support.clock import ManualClock
 
 
 def test_charged_failures_empty_a_bucket_that_refills_at_its_rate():
-    clock = Clock()
+    clock = ManualClock(1000.0)
     failures = RateLimiter(per_second=0.5, burst=3, clock=clock)
     assert not failures.empty("1.2.3.4")  # never charged: full
     for _ in range(3):
@@ -36,7 +30,7 @@ def test_charged_failures_empty_a_bucket_that_refills_at_its_rate():
 
 
 def test_looking_at_a_bucket_takes_nothing_from_it():
-    failures = RateLimiter(per_second=0.001, burst=2, clock=Clock())
+    failures = RateLimiter(per_second=0.001, burst=2, clock=ManualClock(1000.0))
     failures.charge("a")
     assert not any(failures.empty("a") for _ in range(100))
     failures.charge("a")
@@ -46,7 +40,7 @@ def test_looking_at_a_bucket_takes_nothing_from_it():
 def test_failures_charged_to_an_empty_bucket_are_owed():
     """Calls that found the bucket not empty together fail together: each is charged, and
     the bucket stays empty until it has earned them all back."""
-    clock = Clock()
+    clock = ManualClock(1000.0)
     failures = RateLimiter(per_second=1, burst=2, clock=clock)
     for _ in range(5):  # all admitted at once, before any failed
         failures.charge("a")
@@ -57,7 +51,7 @@ def test_failures_charged_to_an_empty_bucket_are_owed():
 
 
 def test_a_zero_rate_holds_no_address_back():
-    failures = RateLimiter(per_second=0, burst=1, clock=Clock())
+    failures = RateLimiter(per_second=0, burst=1, clock=ManualClock(1000.0))
     for _ in range(100):
         failures.charge("a")
     assert not failures.empty("a")
@@ -82,7 +76,7 @@ def test_the_port_of_each_connection_makes_no_new_address():
 
 
 def test_an_expired_token_is_told_apart_from_an_invalid_one():
-    clock = Clock()
+    clock = ManualClock(1000.0)
     authority = Authority("p" * 32, "s" * 32, {}, clock=clock)
     stale, _ = authority.player_token("ana", 60, now=0)  # expired when first seen
     with pytest.raises(TokenExpired):
@@ -101,7 +95,7 @@ def test_an_expired_token_is_told_apart_from_an_invalid_one():
 
 
 def test_proven_names_only_tokens_verified_here_and_still_live():
-    clock = Clock()
+    clock = ManualClock(1000.0)
     clock.now = time.time()
     authority = Authority("p" * 32, "s" * 32, {}, clock=clock)
     token, _ = authority.player_token("ana", 60, now=clock.now)

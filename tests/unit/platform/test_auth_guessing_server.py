@@ -14,16 +14,11 @@ from partida.platform.auth import Authority
 from partida.platform.calls import caller
 from partida.platform.ratelimit import RateLimiter
 from partida.platform.server import Registration, Server
+from tests.support.clock import ManualClock
 
 Code = grpc.StatusCode
 AUTHORITY = Authority("p" * 32, "s" * 32, {"right-key": "acme"})
 
-
-class Clock:
-    now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def _whoami(request: bytes, context: grpc.ServicerContext) -> bytes:
@@ -38,9 +33,9 @@ def _add(_servicer: object, server: grpc.Server) -> None:
 
 
 @pytest.fixture
-def served() -> Iterator[tuple[grpc.UnaryUnaryMultiCallable, Clock]]:
+def served() -> Iterator[tuple[grpc.UnaryUnaryMultiCallable, ManualClock]]:
     """The made-up method behind a Server allowing 2 failures, then 1 a second."""
-    clock = Clock()
+    clock = ManualClock()
     server = Server([Registration("test.Guess", None, _add)], AUTHORITY, "127.0.0.1:0",
                     auth_failure_limiter=RateLimiter(per_second=1, burst=2, clock=clock))
     server.start()

@@ -8,17 +8,11 @@ from partida.platform.ratelimit import RateLimiter
 from partida.platform.server import Registration, Server
 from partida.rules.service import RulesServicer
 from partida.v1 import rules_pb2, rules_pb2_grpc
-
-
-class Clock:
-    now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.support.clock import ManualClock
 
 
 def test_a_bucket_refills_at_its_rate_up_to_its_burst():
-    clock = Clock()
+    clock = ManualClock()
     limiter = RateLimiter(per_second=2, burst=3, clock=clock)
     assert [limiter.allow("p") for _ in range(4)] == [True, True, True, False]
     assert limiter.allow("q")  # another player has a bucket of its own
@@ -35,7 +29,7 @@ def test_zero_means_unlimited():
 
 def test_a_full_limiter_forgets_idle_buckets_and_not_a_throttled_one():
     """It used to forget every bucket, handing throttled players a fresh burst."""
-    clock = Clock()
+    clock = ManualClock()
     limiter = RateLimiter(per_second=1, burst=3, clock=clock, max_keys=3)
     limiter.allow("a")
     clock.now = 0.1
@@ -50,7 +44,7 @@ def test_a_full_limiter_forgets_idle_buckets_and_not_a_throttled_one():
 
 
 def test_with_no_idle_bucket_the_least_recently_used_is_forgotten():
-    clock = Clock()
+    clock = ManualClock()
     limiter = RateLimiter(per_second=1, burst=3, clock=clock, max_keys=2)
     for key in ("p", "q", "p"):  # "p" used last
         clock.now += 0.1
@@ -62,7 +56,7 @@ def test_with_no_idle_bucket_the_least_recently_used_is_forgotten():
 
 
 def test_many_new_keys_keep_the_limiter_within_its_bound():
-    clock = Clock()
+    clock = ManualClock()
     limiter = RateLimiter(per_second=10, burst=2, clock=clock, max_keys=100)
     for i in range(5_000):
         clock.now = i / 1000  # some buckets idle, some not, at every eviction
