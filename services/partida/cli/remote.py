@@ -12,6 +12,8 @@ from typing import Any
 
 import grpc
 
+from partida.platform.auth import TokenExpired
+from partida.platform.errors import reason_of
 from partida.v1 import (
     common_pb2,
     dice_pb2,
@@ -101,9 +103,10 @@ class Remote:
 
     def renewed(self, e: grpc.RpcError) -> bool:
         """Whether `e` refused the token as expired and a new one was taken: a token lasts an
-        hour, a match in the terminal may last longer."""
+        hour, a match in the terminal may last longer. Told by the refusal's reason, not its
+        wording, which may change."""
         if (self._login is None or e.code() != grpc.StatusCode.UNAUTHENTICATED
-                or "expired" not in (e.details() or "")):
+                or reason_of(e) != TokenExpired.reason):
             return False
         self.login(*self._login)
         return True

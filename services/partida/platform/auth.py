@@ -23,7 +23,10 @@ PLAYER, SERVICE = "player", "service"
 
 class TokenExpired(Unauthenticated):
     """A token whose signature holds but whose time is up: it was issued, not guessed (so
-    platform/calls does not count it as a failed attempt of the caller's address)."""
+    platform/calls does not count it as a failed attempt of the caller's address). Its
+    reason tells clients to take a new token rather than give up."""
+
+    reason = "token-expired"
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ import grpc
 from partida.platform import metrics
 from partida.platform.auth import Authority, Principal, TokenExpired
 from partida.platform.errors import (
+    REASON_KEY,
     InvalidArgument,
     ResourceExhausted,
     ServiceError,
@@ -249,7 +250,7 @@ class CallContextInterceptor(PerMethod):
                 tokens = self._enter(context, request)
                 return behavior(request, context)
             except (ServiceError, grpc.RpcError) as e:
-                context.abort(*failure_status(e))
+                refuse(context, e)
             except Exception as e:
                 _unexpected(context, e)
             finally:
@@ -266,7 +267,7 @@ class CallContextInterceptor(PerMethod):
                 with self._slot(player):
                     yield from behavior(request, context)
             except (ServiceError, grpc.RpcError) as e:
-                context.abort(*failure_status(e))
+                refuse(context, e)
             except Exception as e:
                 _unexpected(context, e)
             finally:
@@ -346,6 +347,16 @@ def unexpected_status(e: Exception) -> tuple[grpc.StatusCode, str]:
     rid = request_id_var.get()  # the client's own, or one made up: quoted only if sound
     quoted = f"; request id {rid}" if 0 < len(rid) <= MAX_ID and rid.isprintable() else ""
     return grpc.StatusCode.INTERNAL, f"internal error{quoted}"
+
+
+def refuse(context: grpc.ServicerContext, e: ServiceError | grpc.RpcError) -> None:
+    """Ends the call with `e`'s status (failure_status), and with its reason, if it has one,
+    in the trailing metadata (errors.REASON_KEY). Raises, as context.abort does."""
+    reason = e.reason if isinstance(e, ServiceError) else ""
+    if reason:
+        context.set_trailing_metadata(
+            (*(context.trailing_metadata() or ()), (REASON_KEY, reason)))
+    context.abort(*failure_status(e))
 
 
 def failure_status(e: ServiceError | grpc.RpcError) -> tuple[grpc.StatusCode, str]:

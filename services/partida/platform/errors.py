@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import grpc
 
+# The trailing metadata key of a refusal's reason: a fixed word a client may act on, in any
+# language, where the status code alone is too coarse (the message is for people and may be
+# reworded). Part of the public contract: see players.proto.
+REASON_KEY = "partida-error-reason"
+
 
 class ServiceError(Exception):
-    """A refused request: the status code and a message for the client."""
+    """A refused request: the status code, a message for the client and, for a refusal a
+    client must tell apart from others of its code, a reason ("": none)."""
 
     code = grpc.StatusCode.INTERNAL
+    reason = ""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -20,6 +27,12 @@ def passed_on(code: grpc.StatusCode, message: str) -> ServiceError:
     error = ServiceError(message)
     error.code = code
     return error
+
+
+def reason_of(e: grpc.RpcError) -> str:
+    """The reason a refusal received over gRPC carries in its trailing metadata ("": none)."""
+    trailing = e.trailing_metadata() if isinstance(e, grpc.Call) else None
+    return next((str(v) for k, v in trailing or () if k == REASON_KEY), "")
 
 
 class InvalidArgument(ServiceError):

@@ -6,7 +6,8 @@ Only calls meant for clients are passed (matchmaking, players, reading match log
 campaigns and dice streams; a player may also open a campaign of their own); internal ones
 (AppendLog, Draw, ...) are unknown here, as if not served at all.
 Messages pass as bytes, untouched; the caller's token and request id go along, and the other
-service's answer, status included, comes back as it gave it.
+service's answer, status and refusal reason (errors.REASON_KEY) included, comes back as it
+gave it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import grpc
 from google.protobuf import descriptor_pool
 
 from partida.platform.calls import bounded, request_id_var
+from partida.platform.errors import REASON_KEY, reason_of
 from partida.v1 import (  # noqa: F401 (loaded so that reflection can describe them)
     dice_pb2,
     matchmaking_pb2,
@@ -95,7 +97,7 @@ def _unary(call: Any) -> Callable[[bytes, grpc.ServicerContext], bytes]:
             context.abort(grpc.StatusCode.CANCELLED, "the caller went away")
             raise  # not reached: abort raises
         except grpc.RpcError as e:
-            context.abort(e.code(), bounded(e.details() or ""))
+            _refused(context, e)
             raise  # not reached: abort raises
     return forward
 
@@ -108,5 +110,15 @@ def _stream(call: Callable[..., Any]) -> Callable[[bytes, grpc.ServicerContext],
             yield from responses
         except grpc.RpcError as e:
             if e.code() != grpc.StatusCode.CANCELLED or context.is_active():
-                context.abort(e.code(), bounded(e.details() or ""))
+                _refused(context, e)
     return forward
+
+
+def _refused(context: grpc.ServicerContext, e: grpc.RpcError) -> None:
+    """Ends the call as the service behind refused it: its status, and its reason if it gave
+    one (a token that expired there, say, though still live when this process checked it).
+    Raises, as context.abort does."""
+    reason = reason_of(e)
+    if reason:
+        context.set_trailing_metadata(((REASON_KEY, reason),))
+    context.abort(e.code(), bounded(e.details() or ""))
