@@ -23,7 +23,7 @@ import typer
 
 from partida.cli.campaign import campaign
 from partida.cli.connect import API_KEY, PLAYER, SERVER, connect, ends_cleanly, refusal
-from partida.cli.prompt import DEFAULT, QUIT, ask
+from partida.cli.prompt import DEFAULT, LEFT, QUIT, ask
 from partida.cli.remote import Remote
 from partida.cli.render import renderer_for
 from partida.cli.terminal import Terminal
@@ -114,16 +114,10 @@ def _show_where_it_is(term: Terminal, remote: Remote, game: str, match_id: str,
     return int(look.view.version)
 
 
-# Exit status of a match left unfinished at the prompt (q, or the end of input): not 0, the
-# match was not played to its end (a script feeding `play` fewer answers than the match asks
-# must see it), nor 1, nothing failed: the player may come back (`rejoin`). Ctrl-C keeps 130.
-LEFT = 3
-
-
 def _sit(term: Terminal, remote: Remote, game: str, match_id: str, seat: int, bot: Any,
          back: str, shown: int = -1) -> None:
     """Play the seat to the end of the match. Left unfinished (quit, Ctrl-C, the server
-    gone too long), it says how to come back: the command `back`."""
+    gone too long), it says how to come back: the command `back`; quit, it exits LEFT."""
     over = False
     try:
         over = _play_seat(term, remote, game, match_id, seat, bot, shown)

@@ -14,6 +14,7 @@ from partida.cli.bots import available_bots
 from partida.cli.connect import ends_cleanly
 from partida.cli.match import LocalMatch, new_record
 from partida.cli.play import BotSeat, LocalPlay, StepLimit
+from partida.cli.prompt import LEFT
 from partida.cli.render import renderer_for
 from partida.cli.replay import RecordError, Replay, load_record
 from partida.cli.terminal import Terminal
@@ -60,7 +61,7 @@ def play(
     no_pause: Annotated[bool, typer.Option(
         "--no-pause", help="Never pause between bot actions.")] = False,
 ) -> None:
-    """Play a match here, on the engine: humans type their choices, bots play the rest."""
+    """Play a match here, on the engine: humans choose, bots play the rest (exit 3: you quit)."""
     term = Terminal()
     g = _game(term, game)
     info = g.info
@@ -107,6 +108,8 @@ def play(
                  style="bold")
     if save is not None:
         _save(term, save, match.record)
+    if outcome is None:  # quit: after the save, as a quit match's record replays too
+        raise typer.Exit(LEFT)
 
 
 def _save(term: Terminal, path: Path, record: MatchRecord) -> None:

@@ -8,6 +8,11 @@ from dataclasses import dataclass
 DEFAULT = "default"
 QUIT = "quit"
 
+# Exit status of a match left unfinished at the prompt (q, or the end of input), local or
+# remote: not 0, the match was not played to its end (a script feeding `play` fewer answers
+# than the match asks must see it), nor 1, nothing failed. Ctrl-C keeps 130.
+LEFT = 3
+
 
 @dataclass(frozen=True)
 class Choice:

@@ -91,7 +91,7 @@ def test_a_number_picks_that_action(invoke, tmp_path):
     path = tmp_path / "match.json"
     result = invoke("play", "montanas", "--players", "2", "--bots", "1", "--seed", "4",
                     "--no-pause", "--save", str(path), input="6\n3\nq\n")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 3, result.output  # quit unfinished
     picks = []
 
     def check(game, state, seat, action):
@@ -105,7 +105,7 @@ def test_q_quits_cleanly_and_the_partial_record_replays(invoke, tmp_path):
     path = tmp_path / "match.json"
     result = invoke("play", "montanas", "--players", "1", "--bots", "0", "--seed", "9",
                     "--save", str(path), input="nope\nd\nd\nq\nd\n")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 3, result.output
     assert "You quit after 2 actions" in result.output
     saved = json.loads(path.read_text())
     assert saved["outcome"] is None and len(saved["actions"]) == 2
@@ -117,7 +117,7 @@ def test_q_quits_cleanly_and_the_partial_record_replays(invoke, tmp_path):
 def test_end_of_input_counts_as_quitting(invoke):
     result = invoke("play", "montanas", "--players", "1", "--bots", "0", "--seed", "1",
                     input="")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 3, result.output
     assert "You quit after 0 actions" in result.output
 
 
