@@ -138,6 +138,23 @@ def test_a_connection_dropped_while_appending_one_by_one_fails_the_batch_as_an_o
     assert chains_hold(store)
 
 
+def test_a_connection_dropped_during_the_batchs_insert_fails_the_batch_as_an_outage(
+        engine, store):
+    # The heads are this store's own, so the batch goes straight to its one INSERT (run on
+    # the driver's cursor, log_append._Driver), and the connection drops during it: every
+    # append of the batch is the outage, nothing is kept, and the remembered heads stay right.
+    with engine.begin() as conn:
+        conn.exec_driver_sql(DROP_ON_INSERT)
+    outcome = store.append_logs([("m1", [action(4)], ""),
+                                 ("m2", [action(4, request_id="drop-me")], ""),
+                                 ("m3", [action(4)], "")])
+    assert [out_of_reach(e) if isinstance(e, Exception) else e
+            for e in outcome] == ["the database"] * 3
+    assert versions(store) == [3, 3, 3]
+    assert [r[0] for r in store.append_logs([(m, [action(4)], "") for m in MATCHES])] == [4] * 3
+    assert chains_hold(store)
+
+
 def test_the_plain_writer_fails_the_batch_as_an_outage_once_its_connection_drops(engine):
     with engine.begin() as conn:
         conn.exec_driver_sql("CREATE TABLE t (k text PRIMARY KEY)")

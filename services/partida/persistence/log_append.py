@@ -17,12 +17,13 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from partida.persistence import hashchain, models, records, rows
+from partida.platform import jsonio
 from partida.platform.batching import Pending
 from partida.platform.errors import (
     Aborted,
@@ -35,16 +36,86 @@ from partida.platform.errors import (
 
 _MATCH = models.table(models.Match)
 _LOG = models.table(models.LogRecord)
-# Built once: every action's append runs them, and building them anew each time cost about
-# 0.17 ms of CPU per action (a sixth) in a single-threaded embedded run.
-_LOCK_MATCHES = (sa.select(_MATCH.c.match_id, _MATCH.c.status, _MATCH.c.seats_json)
-                 .where(_MATCH.c.match_id.in_(sa.bindparam("ids", expanding=True)))
-                 .order_by(_MATCH.c.match_id).with_for_update())
+# Built once: every action's append runs them (see _Driver).
 _INSERT = sa.insert(_LOG)
 _HEAD = (sa.select(_LOG.c.sequence, _LOG.c.hash).where(_LOG.c.match_id == sa.bindparam("m"))
          .order_by(_LOG.c.sequence.desc()).limit(1))
 
 Head = tuple[int, bytes]  # last sequence (-1: empty log) and its hash
+
+# The batch's match rows, locked (SQLite locks the whole database at BEGIN IMMEDIATE).
+# Written out per dialect: an expanding IN would be compiled again for every batch size.
+_LOCK_SQL = {
+    "postgresql": f"SELECT match_id, status, seats_json FROM {_MATCH.name} "
+                  "WHERE match_id = ANY(%s) ORDER BY match_id FOR UPDATE",
+    "sqlite": f"SELECT match_id, status, seats_json FROM {_MATCH.name} "
+              "WHERE match_id IN (SELECT value FROM json_each(?)) ORDER BY match_id",
+}
+
+
+class _Locked(NamedTuple):
+    match_id: str
+    status: str
+    seats_json: str
+
+
+class _Driver:
+    """The append's two statements for one dialect, run on the driver's cursor: SQLAlchemy's
+    work per execution (its context, compiled cache and result set-up) cost more CPU than the
+    database's own, about a tenth of an embedded server's action. What it did that matters is
+    kept: the insert is compiled by SQLAlchemy (once) and its values pass through the columns'
+    bind processors, so the rows are those a Core insert writes; cursor-execute listeners
+    (tracing, tests counting statements) are told of both; and a driver's error is raised as
+    SQLAlchemy raises it, a lost connection invalidated, so refusals and outages read the
+    same."""
+
+    def __init__(self, dialect: sa.Dialect) -> None:
+        insert = _INSERT.compile(dialect=dialect, column_keys=[c.key for c in _LOG.c])
+        self._insert = insert.string
+        self._order = list(insert.positiontup or ()) if insert.positional else None
+        self._process = [(c.key, p) for c in _LOG.c
+                         if (p := c.type.dialect_impl(dialect).bind_processor(dialect))]
+        self._lock = _LOCK_SQL[dialect.name]
+        self._json_ids = dialect.name == "sqlite"
+
+    def lock(self, conn: sa.Connection, ids: list[str]) -> dict[str, _Locked]:
+        """The rows of matches `ids`, locked until the transaction ends."""
+        params = (jsonio.dumps(ids) if self._json_ids else ids,)
+        rows = _run(conn, self._lock, params, False, lambda cur: cur.fetchall())
+        return {r[0]: _Locked(*r) for r in rows}
+
+    def insert(self, conn: sa.Connection, values: list[dict[str, Any]]) -> None:
+        for row in values:
+            for key, process in self._process:
+                row[key] = process(row[key])
+        rows = ([tuple(row[k] for k in self._order) for row in values]
+                if self._order is not None else values)
+        _run(conn, self._insert, rows, True, lambda _: None)
+
+
+def _run(conn: sa.Connection, sql: str, params: Any, many: bool,
+         then: Callable[[Any], Any]) -> Any:
+    """`sql` run on the driver's cursor of `conn` (see _Driver), and `then(cursor)`."""
+    dbapi_conn = conn.connection.dbapi_connection
+    assert dbapi_conn is not None  # a connection in a transaction holds its driver's
+    events = conn.dispatch
+    cursor = dbapi_conn.cursor()
+    try:
+        if events.before_cursor_execute:
+            events.before_cursor_execute(conn, cursor, sql, params, None, many)
+        (cursor.executemany if many else cursor.execute)(sql, params)
+        if events.after_cursor_execute:
+            events.after_cursor_execute(conn, cursor, sql, params, None, many)
+        return then(cursor)
+    except conn.dialect.loaded_dbapi.Error as e:
+        lost = conn.dialect.is_disconnect(e, dbapi_conn, cursor)
+        if lost:
+            conn.invalidate(e)
+        raise sa.exc.DBAPIError.instance(sql, None, e, conn.dialect.loaded_dbapi.Error,
+                                         hide_parameters=True, connection_invalidated=lost,
+                                         dialect=conn.dialect) from e
+    finally:
+        cursor.close()
 
 
 class Heads:
@@ -79,6 +150,13 @@ class LogAppender:
 
     def __init__(self) -> None:
         self.heads = Heads()
+        self._drivers: dict[str, _Driver] = {}
+
+    def _driver(self, conn: sa.Connection) -> _Driver:
+        found = self._drivers.get(conn.dialect.name)
+        if found is None:
+            found = self._drivers[conn.dialect.name] = _Driver(conn.dialect)
+        return found
 
     def started(self, match_id: str) -> None:
         """`match_id` was just recorded, so its log is empty: its first append need not read
@@ -88,7 +166,7 @@ class LogAppender:
     def write(self, conn: sa.Connection, batch: list[Pending]) -> Callable[[], None]:
         ids = sorted({item.payload[0] for item in batch})
         # Locks the batch's matches (in id order: no deadlocks), so none finishes meanwhile.
-        found = {r.match_id: r for r in conn.execute(_LOCK_MATCHES, {"ids": ids})}
+        found = self._driver(conn).lock(conn, ids)
         return self._write(conn, batch, ids, found)
 
     def write_first(self, conn: sa.Connection, match: Any,
@@ -127,10 +205,10 @@ class LogAppender:
             return lambda: None
         try:
             if len(batch) == 1:  # alone: a refusal rolls the whole transaction back
-                conn.execute(_INSERT, values)
+                self._driver(conn).insert(conn, values)
             else:
                 with conn.begin_nested():
-                    conn.execute(_INSERT, values)
+                    self._driver(conn).insert(conn, values)
         except IntegrityError as e:  # a remembered head was behind, or a request id is reused
             self.heads.forget(ids)
             if len(batch) == 1:
