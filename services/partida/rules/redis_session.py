@@ -44,6 +44,16 @@ INDEX_WHOLE = "partida:deadlines:whole"
 # redis-py's default (5 s) equalled the stream wait, so a quiet stream failed on a timeout.
 MAX_WAIT_SECONDS = 20.0
 READ_TIMEOUT_SECONDS = MAX_WAIT_SECONDS + 10.0
+# A connect to a Redis in reach takes milliseconds; to a host gone silent (no refusal, as
+# behind a dropped route), with no timeout, it would last until the OS gives up on the SYNs
+# (minutes), a server thread held all the while. Set here, not left to redis-py's default;
+# a few seconds let a lost SYN be sent again.
+CONNECT_TIMEOUT_SECONDS = 3.0
+# Wake-ups (CLIENT UNBLOCK, CLIENT KILL) have a small pool of their own: on the store's they
+# would wait for a connection behind the very reads they end, which may hold all of them.
+WAKE_CONNECTIONS = 4
+WAKE_TIMEOUT_SECONDS = 5.0  # its checkout, and its reply: Redis answers one at once
+WAKE_CLIENT_NAME = "partida-wake"  # tells them apart in CLIENT LIST
 
 # KEYS: session, events
 # ARGV: expected version, new version, blob, ttl, events kept, request id ("" for none),
@@ -140,14 +150,19 @@ class _Read:
             return self.killed
 
 
-def _end_all(reads: list[_Read]) -> None:
+def _end_all(reads: list[_Read], wake: redis.Redis) -> None:
     for read in reads:
         read.end()
+    # Closed with the store; one that a late end is using is left to it (and, should an end
+    # still come, redis-py connects again).
+    wake.connection_pool.disconnect(inuse_connections=False)
 
 
 class RedisSessionStore:
     def __init__(self, client: redis.Redis, idle_ttl: int = IDLE_TTL,
-                 finished_ttl: int = FINISHED_TTL) -> None:
+                 finished_ttl: int = FINISHED_TTL, wake: redis.Redis | None = None) -> None:
+        """wake: a client on a pool of its own for wake-ups (from_url makes one); without it
+        they share `client`'s, where reads holding every connection starve them."""
         # redis-py types every reply as bytes | str; this client's (no decoding) are bytes.
         self.r: Any = client
         self.idle_ttl = idle_ttl
@@ -157,6 +172,7 @@ class RedisSessionStore:
         self._reads: set[_Read] = set()  # the blocking reads under way, for close to end
         self._reads_lock = threading.Lock()
         self._closed = False
+        self._wake = client if wake is None else wake
 
     def close(self) -> None:
         """The server is stopping: every blocked read is ended at once and its follower told
@@ -167,7 +183,7 @@ class RedisSessionStore:
             reads = list(self._reads)
         # Off the draining thread: with Redis out of reach each end could take a connect
         # timeout, and the drain must go on to stop the server within its grace.
-        threading.Thread(target=_end_all, args=(reads,), name="closing-feeds",
+        threading.Thread(target=_end_all, args=(reads, self._wake), name="closing-feeds",
                          daemon=True).start()
 
     @classmethod
@@ -175,10 +191,17 @@ class RedisSessionStore:
                  finished_ttl: int = FINISHED_TTL) -> RedisSessionStore:
         # Streams hold a connection while they wait (XREAD BLOCK), so `connections` should be
         # one per server thread; a blocking pool makes an extra caller wait, not fail.
-        pool = redis.BlockingConnectionPool.from_url(url, max_connections=connections,
-                                                     timeout=10,
-                                                     socket_timeout=READ_TIMEOUT_SECONDS)
-        return cls(redis.Redis(connection_pool=pool), idle_ttl, finished_ttl)
+        pool = redis.BlockingConnectionPool.from_url(
+            url, max_connections=connections, timeout=10, socket_timeout=READ_TIMEOUT_SECONDS,
+            socket_connect_timeout=CONNECT_TIMEOUT_SECONDS)
+        # Blocking, so that a burst of wake-ups queues (each takes a round trip) for at most
+        # WAKE_TIMEOUT_SECONDS rather than failing.
+        wakes = redis.BlockingConnectionPool.from_url(
+            url, max_connections=WAKE_CONNECTIONS, timeout=WAKE_TIMEOUT_SECONDS,
+            socket_timeout=WAKE_TIMEOUT_SECONDS, socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
+            client_name=WAKE_CLIENT_NAME)
+        return cls(redis.Redis(connection_pool=pool), idle_ttl, finished_ttl,
+                   redis.Redis(connection_pool=wakes))
 
     def load(self, match_id: str) -> Session | None:
         blob = self.r.hget(_key(match_id, "session"), "blob")
@@ -298,13 +321,13 @@ class RedisSessionStore:
             return False
         # Not blocked: Redis has not begun the read yet (or has just answered it).
         with contextlib.suppress(redis.RedisError):
-            self.r.execute_command("CLIENT", "KILL", "ID", client_id)
+            self._wake.execute_command("CLIENT", "KILL", "ID", client_id)
         return True
 
     def _unblock(self, client_id: int) -> bool:
         """CLIENT UNBLOCK; False only if Redis said the connection was not blocked."""
         try:
-            return bool(self.r.client_unblock(client_id))
+            return bool(self._wake.client_unblock(client_id))
         except redis.RedisError:  # out of reach: the read then ends at its time
             return True
 
