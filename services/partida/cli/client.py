@@ -84,9 +84,9 @@ def rejoin(match_id: str,
         remote.take_back(match_id, mine)
         term.say(f"Seat {mine} was handed to a bot while you were away; it is yours again.")
     term.say(f"Back at seat {mine} of match {match_id}")
-    shown = _show_where_it_is(term, remote, match.game_id, match_id, mine)
+    shown, after = _show_where_it_is(term, remote, match.game_id, match_id, mine)
     back = _rejoin_command(match_id, mine if len(held) > 1 else None, auto, server, player)
-    _sit(term, remote, match.game_id, match_id, mine, bot, back, shown)
+    _sit(term, remote, match.game_id, match_id, mine, bot, back, shown, after)
 
 
 def _own_seat(term: Terminal, match_id: str, held: list[int], wanted: int | None) -> int:
@@ -105,22 +105,24 @@ def _own_seat(term: Terminal, match_id: str, held: list[int], wanted: int | None
 
 
 def _show_where_it_is(term: Terminal, remote: Remote, game: str, match_id: str,
-                      seat: int) -> int:
+                      seat: int) -> tuple[int, int]:
     """Show the seat's view of the match as it is now, unless the prompt or the end of the
-    match is about to show it; the version shown, whose events the view tells already."""
+    match is about to show it; the version shown, whose events the view tells already, and
+    the sequence of its last event, to follow the feed from (0 from a server that does not
+    tell it: the whole feed then, the version skipping what the view told)."""
     look = remote.look(match_id, seat)
     if not look.HasField("outcome") and seat not in look.decision.seats:
         term.show(renderer_for(game).render(json.loads(look.view.data_json)))
-    return int(look.view.version)
+    return int(look.view.version), int(look.last_sequence)
 
 
 def _sit(term: Terminal, remote: Remote, game: str, match_id: str, seat: int, bot: Any,
-         back: str, shown: int = -1) -> None:
+         back: str, shown: int = -1, after: int = 0) -> None:
     """Play the seat to the end of the match. Left unfinished (quit, Ctrl-C, the server
     gone too long), it says how to come back: the command `back`; quit, it exits LEFT."""
     over = False
     try:
-        over = _play_seat(term, remote, game, match_id, seat, bot, shown)
+        over = _play_seat(term, remote, game, match_id, seat, bot, shown, after)
     finally:
         if not over:
             term.say(f"To come back to the match: {back}")
@@ -158,15 +160,15 @@ BOT_REFUSALS = 3
 
 
 def _play_seat(term: Terminal, remote: Remote, game: str, match_id: str, seat: int,
-               bot: Any, shown: int = -1) -> bool:
-    """Follow the match as `seat` on one live feed, printing every event the seat may see
-    (its own and everyone else's, in order) but those up to version `shown` (a view shown
-    already tells them), and take the seat's decisions as they come. True once the match is
-    over, False if the player leaves it."""
+               bot: Any, shown: int = -1, after: int = 0) -> bool:
+    """Follow the match as `seat` on one live feed from after event `after`, printing every
+    event the seat may see (its own and everyone else's, in order) but those up to version
+    `shown` (a view shown already tells them), and take the seat's decisions as they come.
+    True once the match is over, False if the player leaves it."""
     renderer = renderer_for(game)
     narrator = renderer.narrator()
     rng = LocalRng()
-    after = 0     # the last event printed
+    # `after`: the last event printed, or told by the view shown (the feed starts past it).
     settled = -1  # views up to this version need nothing more from us
     while True:
         feed = remote.follow(match_id, seat, after)
