@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -67,9 +68,39 @@ def _sqlite_engine(url: sa.URL, **kwargs: Any) -> sa.Engine:
         # (no retry) when another writer committed in between; writers therefore take the
         # write lock up front, which also serializes them like PostgreSQL's row locks do.
         immediate = conn.get_execution_options().get(WRITE, False)
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        on_driver(conn, "BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine
+
+
+def on_driver(conn: sa.Connection, sql: str, params: Any = (), many: bool = False,
+              then: Callable[[Any], Any] = lambda _: None) -> Any:
+    """`then(cursor)` after `sql` has run on the driver's own cursor of `conn`: for the hottest
+    statements, where SQLAlchemy's work per execution (its context, compiled cache, result
+    set-up) cost more CPU than the database's. What of it matters is kept: cursor-execute
+    listeners (tracing, tests counting statements) are told, and a driver's error is raised as
+    SQLAlchemy raises it, a lost connection invalidated, so that refusals and outages read the
+    same. Parameters go to the driver as they are (no bind processing)."""
+    dbapi_conn = conn.connection.dbapi_connection
+    assert dbapi_conn is not None  # a connection in a transaction holds its driver's
+    events = conn.dispatch
+    cursor = dbapi_conn.cursor()
+    try:
+        if events.before_cursor_execute:
+            events.before_cursor_execute(conn, cursor, sql, params, None, many)
+        (cursor.executemany if many else cursor.execute)(sql, params)
+        if events.after_cursor_execute:
+            events.after_cursor_execute(conn, cursor, sql, params, None, many)
+        return then(cursor)
+    except conn.dialect.loaded_dbapi.Error as e:
+        lost = conn.dialect.is_disconnect(e, dbapi_conn, cursor)
+        if lost:
+            conn.invalidate(e)
+        raise sa.exc.DBAPIError.instance(sql, None, e, conn.dialect.loaded_dbapi.Error,
+                                         hide_parameters=True, connection_invalidated=lost,
+                                         dialect=conn.dialect) from e
+    finally:
+        cursor.close()
 
 
 def session_factory(engine: sa.Engine, write: bool = False) -> sessionmaker[Session]:

@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from partida.persistence import hashchain, models, records, rows
+from partida.persistence.db import on_driver
 from partida.platform import jsonio
 from partida.platform.batching import Pending
 from partida.platform.errors import (
@@ -60,14 +61,10 @@ class _Locked(NamedTuple):
 
 
 class _Driver:
-    """The append's two statements for one dialect, run on the driver's cursor: SQLAlchemy's
-    work per execution (its context, compiled cache and result set-up) cost more CPU than the
-    database's own, about a tenth of an embedded server's action. What it did that matters is
-    kept: the insert is compiled by SQLAlchemy (once) and its values pass through the columns'
-    bind processors, so the rows are those a Core insert writes; cursor-execute listeners
-    (tracing, tests counting statements) are told of both; and a driver's error is raised as
-    SQLAlchemy raises it, a lost connection invalidated, so refusals and outages read the
-    same."""
+    """The append's two statements for one dialect, run on the driver's cursor (db.on_driver):
+    SQLAlchemy's work per execution cost about a tenth of an embedded server's action. The
+    insert is compiled by SQLAlchemy (once) and its values pass through the columns' bind
+    processors, so the rows are those a Core insert writes."""
 
     def __init__(self, dialect: sa.Dialect) -> None:
         insert = _INSERT.compile(dialect=dialect, column_keys=[c.key for c in _LOG.c])
@@ -81,7 +78,7 @@ class _Driver:
     def lock(self, conn: sa.Connection, ids: list[str]) -> dict[str, _Locked]:
         """The rows of matches `ids`, locked until the transaction ends."""
         params = (jsonio.dumps(ids) if self._json_ids else ids,)
-        rows = _run(conn, self._lock, params, False, lambda cur: cur.fetchall())
+        rows = on_driver(conn, self._lock, params, then=lambda cur: cur.fetchall())
         return {r[0]: _Locked(*r) for r in rows}
 
     def insert(self, conn: sa.Connection, values: list[dict[str, Any]]) -> None:
@@ -90,32 +87,7 @@ class _Driver:
                 row[key] = process(row[key])
         rows = ([tuple(row[k] for k in self._order) for row in values]
                 if self._order is not None else values)
-        _run(conn, self._insert, rows, True, lambda _: None)
-
-
-def _run(conn: sa.Connection, sql: str, params: Any, many: bool,
-         then: Callable[[Any], Any]) -> Any:
-    """`sql` run on the driver's cursor of `conn` (see _Driver), and `then(cursor)`."""
-    dbapi_conn = conn.connection.dbapi_connection
-    assert dbapi_conn is not None  # a connection in a transaction holds its driver's
-    events = conn.dispatch
-    cursor = dbapi_conn.cursor()
-    try:
-        if events.before_cursor_execute:
-            events.before_cursor_execute(conn, cursor, sql, params, None, many)
-        (cursor.executemany if many else cursor.execute)(sql, params)
-        if events.after_cursor_execute:
-            events.after_cursor_execute(conn, cursor, sql, params, None, many)
-        return then(cursor)
-    except conn.dialect.loaded_dbapi.Error as e:
-        lost = conn.dialect.is_disconnect(e, dbapi_conn, cursor)
-        if lost:
-            conn.invalidate(e)
-        raise sa.exc.DBAPIError.instance(sql, None, e, conn.dialect.loaded_dbapi.Error,
-                                         hide_parameters=True, connection_invalidated=lost,
-                                         dialect=conn.dialect) from e
-    finally:
-        cursor.close()
+        on_driver(conn, self._insert, rows, many=True)
 
 
 class Heads:

@@ -9,10 +9,13 @@ database's group commit and for the rules service's log appends to persistence.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+log = logging.getLogger("partida.batching")
 
 
 @dataclass
@@ -40,8 +43,12 @@ def first_of_each_key(batch: list[Pending]) -> dict[str, Pending]:
 
 
 class Batcher:
-    def __init__(self, handle: Handler, max_batch: int = 256) -> None:
+    def __init__(self, handle: Handler, max_batch: int = 256,
+                 idle: Callable[[], None] = lambda: None) -> None:
+        """idle: called by a leader that finds nothing more pending, before it stands down
+        (so never while another handles a batch): what it kept from batch to batch goes."""
         self._handle = handle
+        self._idle = idle
         self._max = max_batch
         self._lock = threading.Lock()
         self._queue: list[Pending] = []
@@ -68,12 +75,21 @@ class Batcher:
         return pending
 
     def _lead(self) -> None:
+        idled = False
         while True:
             with self._lock:
                 batch, self._queue = self._queue[:self._max], self._queue[self._max:]
-                if not batch:
+                if not batch and idled:
                     self._leading = False
                     return
+            if not batch:  # still leading: what arrives meanwhile waits for this leader
+                idled = True
+                try:
+                    self._idle()
+                except Exception:  # a leader that stopped here would stall every caller
+                    log.exception("releasing what the batches kept failed")
+                continue
+            idled = False
             try:
                 self._handle(sorted(batch, key=lambda p: p.key))
             except BaseException as e:  # the batch as a whole failed

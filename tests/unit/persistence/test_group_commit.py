@@ -73,3 +73,62 @@ def test_a_lone_failure_raises_and_writes_nothing(engine):
         group.run("x", _insert("x"))
     with engine.connect() as conn:
         assert conn.execute(sa.text("select count(*) from t")).scalar() == 1
+
+
+def test_the_connection_is_kept_from_batch_to_batch_and_given_back_when_idle(engine):
+    # Batch after batch in one leader's turn share one checkout of the pool; once nothing is
+    # pending it goes back, so an idle group commit holds no connection.
+    group = GroupCommit(engine)
+    release = threading.Event()
+    checkouts: list[object] = []
+    sa.event.listen(engine, "checkout", lambda *args: checkouts.append(args))
+
+    def blocking(conn):  # the first batch holds on while the next ones queue
+        release.wait(5)
+        return "first"
+
+    first = threading.Thread(target=group.run, args=("0", blocking))
+    first.start()
+    _until(lambda: group._batcher._leading)
+    later = [threading.Thread(target=group.run, args=(k, _insert(k))) for k in "ab"]
+    for t in later:
+        t.start()
+    _until(lambda: len(group._batcher._queue) == 2)
+    release.set()
+    for t in [first, *later]:
+        t.join(5)
+    assert len(checkouts) == 1  # two batches, one checkout
+    assert engine.pool.checkedout() == 0
+    with engine.connect() as conn:
+        assert sorted(r[0] for r in conn.execute(sa.text("select k from t"))) == ["a", "b"]
+
+
+def test_a_connection_lost_in_a_leaders_turn_is_replaced_for_the_next_batch(engine):
+    group = GroupCommit(engine)
+    release = threading.Event()
+
+    def dropping(conn):  # the first batch loses its connection while the next one queues
+        release.wait(5)
+        conn.invalidate()
+        raise sa.exc.OperationalError("insert", {}, Exception("connection lost"))
+
+    failed: list[BaseException] = []
+
+    def first():
+        try:
+            group.run("0", dropping)
+        except sa.exc.OperationalError as e:
+            failed.append(e)
+
+    t = threading.Thread(target=first)
+    t.start()
+    _until(lambda: group._batcher._leading)
+    done: dict[str, object] = {}
+    later = threading.Thread(target=lambda: done.update(a=group.run("a", _insert("a"))))
+    later.start()
+    _until(lambda: len(group._batcher._queue) == 1)
+    release.set()
+    t.join(5)
+    later.join(5)
+    assert len(failed) == 1 and done == {"a": "a"}
+    assert engine.pool.checkedout() == 0

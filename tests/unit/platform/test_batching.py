@@ -77,3 +77,49 @@ def test_a_failing_batch_fails_every_caller_and_the_next_batch_still_runs():
     with pytest.raises(RuntimeError):
         b.run("k", "boom")
     assert calls == [2, 1, 1]
+
+
+def test_the_idle_hook_runs_once_nothing_is_pending_and_never_beside_a_batch():
+    # A leader writing batch after batch keeps what it needs between them (the group
+    # commit's connection); `idle` lets it go once nothing is pending, still as the leader,
+    # so that no batch is handled meanwhile, and what arrives during it is handled by it.
+    log: list[str] = []
+    idling = threading.Event()
+    resume = threading.Event()
+
+    def handle(batch):
+        log.append("handle " + ",".join(p.payload for p in batch))
+        for p in batch:
+            p.result = p.payload
+
+    def idle():
+        log.append("idle")
+        if not idling.is_set():  # the first time: hold still while another caller arrives
+            idling.set()
+            resume.wait(5)
+
+    b = Batcher(handle, idle=idle)
+    first = threading.Thread(target=b.run, args=("a", "a1"))
+    first.start()
+    assert idling.wait(5)
+    late = threading.Thread(target=b.run, args=("b", "b1"))
+    late.start()
+    _until(lambda: len(b._queue) == 1)  # it waits: the leader has not stood down
+    resume.set()
+    first.join(5)
+    late.join(5)
+    assert log == ["handle a1", "idle", "handle b1", "idle"]
+    assert not b._leading
+
+
+def test_a_failing_idle_hook_stalls_nobody():
+    def handle(batch):
+        for p in batch:
+            p.result = p.payload
+
+    def idle():
+        raise RuntimeError("cannot let go")
+
+    b = Batcher(handle, idle=idle)
+    assert [b.run("k", n) for n in range(3)] == [0, 1, 2]
+    assert not b._leading
