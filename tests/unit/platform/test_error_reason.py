@@ -75,7 +75,11 @@ def _bearer(token: str) -> tuple[str, str]:
 
 AUTHORITY = Authority(PLAYER_SECRET, SERVICE_SECRET, {})
 EXPIRED = _bearer(AUTHORITY.player_token("ana", 60, now=time.time() - 3600)[0])
-LIVE = _bearer(AUTHORITY.player_token("ana", 600)[0])
+
+
+def _live() -> tuple[str, str]:
+    """A token live for 10 minutes from now (made at import, it expired in a long run)."""
+    return _bearer(AUTHORITY.player_token("ana", 600)[0])
 
 
 @pytest.mark.parametrize("method", ["GetTicket", "WatchTicket"])
@@ -100,9 +104,9 @@ def test_other_refusals_of_credentials_carry_no_reason(direct, method, credentia
 
 
 def test_answered_calls_carry_no_reason(direct):
-    assert _refusal(direct, "GetTicket", LIVE) == (grpc.StatusCode.OK, None)
+    assert _refusal(direct, "GetTicket", _live()) == (grpc.StatusCode.OK, None)
     with pytest.raises(grpc.RpcError) as refused:  # no such method: refused, but not ours
-        direct.unary_unary(f"/{SERVICE}/CancelTicket")(b"", metadata=(LIVE,), timeout=10)
+        direct.unary_unary(f"/{SERVICE}/CancelTicket")(b"", metadata=(_live(),), timeout=10)
     assert refused.value.code() == grpc.StatusCode.UNIMPLEMENTED
     assert all(k != KEY for k, _ in refused.value.trailing_metadata() or ())
 
@@ -121,9 +125,9 @@ def test_the_front_door_passes_the_reason_on(method):
     front.start()
     try:
         with grpc.insecure_channel(f"127.0.0.1:{front.port}") as channel:
-            assert _refusal(channel, method, LIVE) == (grpc.StatusCode.OK, None)
+            assert _refusal(channel, method, _live()) == (grpc.StatusCode.OK, None)
             ahead.now += 601  # past the token's ten minutes there, not at the front door
-            assert _refusal(channel, method, LIVE) == (grpc.StatusCode.UNAUTHENTICATED,
+            assert _refusal(channel, method, _live()) == (grpc.StatusCode.UNAUTHENTICATED,
                                                        "token-expired")
     finally:
         front.stop(0)
