@@ -10,21 +10,12 @@ import pytest
 import redis
 
 from partida.dice.logic import Dice
-from partida.persistence.db import make_engine, migrate
-from partida.persistence.store import PersistenceStore
 from partida.rules.ledger import LocalLedger
 from partida.rules.matches import Matches
 from partida.rules.redis_session import RedisSessionStore
 from partida.rules.session import MemorySessionStore, SeatMeta, Session
 from tests.support.ledgers import PausingLedger
 from tests.unit.rules.conftest import ALICE, Clock, new_match, play_defaults, rid, who
-
-
-@pytest.fixture
-def db(tmp_path):
-    engine = make_engine(f"sqlite:///{tmp_path / 'partida.db'}")
-    migrate(engine)
-    return PersistenceStore(engine)
 
 
 def _act(matches: Matches, match_id: str) -> int:

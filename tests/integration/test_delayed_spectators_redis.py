@@ -4,11 +4,7 @@ travels in the session, so every replica tells them the same; seats get the live
 
 from __future__ import annotations
 
-import pytest
-
 from partida.dice.logic import Dice
-from partida.persistence.db import make_engine, migrate
-from partida.persistence.store import PersistenceStore
 from partida.platform.auth import PLAYER, Principal
 from partida.rules.ledger import LocalLedger
 from partida.rules.matches import Matches
@@ -17,13 +13,6 @@ from tests.unit.rules.conftest import ALICE, Clock, new_match, step
 
 EVE = Principal(PLAYER, "eve")  # holds no seat: a spectator
 DELAY, TIMEOUT = 3, 60
-
-
-@pytest.fixture
-def db(tmp_path):
-    engine = make_engine(f"sqlite:///{tmp_path / 'partida.db'}")
-    migrate(engine)
-    return PersistenceStore(engine)
 
 
 def test_another_replica_tells_a_delayed_spectator_the_delayed_position(db, redis_url):

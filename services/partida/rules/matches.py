@@ -42,6 +42,7 @@ from partida.platform.errors import (
     InvalidArgument,
     NotFound,
     PermissionDenied,
+    ServiceError,
 )
 from partida.platform.validation import identifier
 from partida.rules.legal_memo import LegalMemo
@@ -372,8 +373,12 @@ class Matches:
         if not isinstance(action_id, str) or not action_id or len(action_id) > 512:
             raise InvalidArgument("action_id must be 1 to 512 characters")
         with self._lock(match_id):
-            live, cached = self.sessions.load_with_response(match_id, request_id)
-            s = live or self._session(match_id)
+            recent = self._recent(match_id, seat, expected_version, request_id, principal)
+            if recent is None:
+                live, cached = self.sessions.load_with_response(match_id, request_id)
+                s = live or self._session(match_id)
+            else:
+                s, cached = recent
             if cached is not None:
                 # A repeat carries the seat's own events: only for a caller who may read it.
                 self._check_seat(s, seat, principal, acting=False)
@@ -382,8 +387,34 @@ class Matches:
                     _own_repeat(request_id, first.seat, seat)
                     return first
             self._check_seat(s, seat, principal, acting=True)
-            return self._apply(s, seat, expected_version, request_id, action_id, "action",
-                               keep_turn)
+            try:
+                return self._apply(s, seat, expected_version, request_id, action_id,
+                                   "action", keep_turn)
+            except Exception:
+                if recent is not None:  # the copy may have been behind: read the store next
+                    self.sessions.forget(match_id)
+                raise
+
+    def _recent(self, match_id: str, seat: int, expected_version: int, request_id: str,
+                principal: Principal | None) -> tuple[Session, str | None] | None:
+        """The session as this process last wrote or read it, if it can stand for the
+        store's (whose read is a round trip to Redis per action): it answers a repeat of the
+        request it last kept, or it is at the version the caller expects, active, and lets
+        the caller act for the seat. A copy behind the store (another replica moved the match
+        on, or handed the seat over) then fails at the log's sequence or seat check, or at
+        the session's compare-and-set, and nothing of the action stands; a copy that
+        refuses what the store may allow is not used."""
+        recent = self.sessions.recent(match_id, request_id)
+        if recent is None or recent[1] is not None:
+            return recent
+        s = recent[0]
+        if s.status != "active" or s.version != expected_version:
+            return None
+        try:
+            self._check_seat(s, seat, principal, acting=True)
+        except ServiceError:
+            return None
+        return recent
 
     def resign(self, match_id: str, seat: int, request_id: str,
                principal: Principal | None) -> Result:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import zlib
+from collections import OrderedDict
 from typing import Any
 
 import redis
@@ -54,6 +55,9 @@ CONNECT_TIMEOUT_SECONDS = 3.0
 WAKE_CONNECTIONS = 4
 WAKE_TIMEOUT_SECONDS = 5.0  # its checkout, and its reply: Redis answers one at once
 WAKE_CLIENT_NAME = "partida-wake"  # tells them apart in CLIENT LIST
+# Sessions this process remembers as it last wrote or read them (packed, a few KB each), so
+# that an action on a match it served last skips reading the session back (see recent).
+RECENT_SESSIONS = 4096
 
 # KEYS: session, events
 # ARGV: expected version, new version, blob, ttl, events kept, request id ("" for none),
@@ -112,6 +116,15 @@ def _pack(text: str) -> bytes:
 
 def _unpack(stored: bytes) -> bytes:
     return zlib.decompress(stored[1:], _WBITS) if stored[:1] == PACKED else stored
+
+
+def _answer(blob: bytes | None, rid: bytes | None, response: bytes | None, request_id: str
+            ) -> tuple[Session | None, str | None]:
+    """load_with_response's answer from a session's stored fields."""
+    session = None if blob is None else Session.from_json(_unpack(blob))
+    if rid is None or response is None or rid.decode() != request_id:
+        return session, None
+    return session, _unpack(response).decode()
 
 
 class _Read:
@@ -173,6 +186,10 @@ class RedisSessionStore:
         self._reads_lock = threading.Lock()
         self._closed = False
         self._wake = client if wake is None else wake
+        # match id -> (packed blob, last request id, its packed response), least recent first
+        self._recent: OrderedDict[str, tuple[bytes, bytes | None, bytes | None]] = \
+            OrderedDict()
+        self._recent_lock = threading.Lock()
 
     def close(self) -> None:
         """The server is stopping: every blocked read is ended at once and its follower told
@@ -211,9 +228,12 @@ class RedisSessionStore:
         # As a commit, by the session's status: a finished match rebuilt from the log (a read
         # after its session went) is kept FINISHED_TTL, not IDLE_TTL, as in the memory store.
         ttl = int(ttl_of(session, self.idle_ttl, self.finished_ttl))
-        args: list[Any] = [session.version, _pack(session.to_json()), ttl,
-                           seats_mark(session.seats)]
-        return bool(self._create(keys=[_key(session.match_id, "session")], args=args))
+        blob = _pack(session.to_json())
+        args: list[Any] = [session.version, blob, ttl, seats_mark(session.seats)]
+        created = bool(self._create(keys=[_key(session.match_id, "session")], args=args))
+        if created:
+            self._remember(session.match_id, blob, None, None)
+        return created
 
     def commit(self, session: Session, expected_version: int, events: list[dict[str, Any]],
                request_id: str, response: str, seats_before: str | None = None) -> bool:
@@ -223,23 +243,61 @@ class RedisSessionStore:
                 if not events and session.version > expected_version else "")
         ttl = int(ttl_of(session, self.idle_ttl, self.finished_ttl))
         seats = seats_mark(session.seats)
-        args: list[Any] = [expected_version, session.version, _pack(session.to_json()), ttl,
-                           EVENTS_KEPT, request_id, _pack(response), mark,
+        blob, packed = _pack(session.to_json()), _pack(response)
+        args: list[Any] = [expected_version, session.version, blob, ttl, EVENTS_KEPT,
+                           request_id, packed, mark,
                            seats if seats_before is None else seats_before, seats]
         for e in events:
             args += [e["seq"], jsonio.dumps(e)]
         keys = [_key(session.match_id, "session"), _key(session.match_id, "events")]
-        return bool(self._commit(keys=keys, args=args))
+        written = bool(self._commit(keys=keys, args=args))
+        if not written:
+            self.forget(session.match_id)
+        elif request_id:
+            self._remember(session.match_id, blob, request_id.encode(), packed)
+        else:  # as the script does, the last request's response is kept
+            self._remember(session.match_id, blob, *self._last_request(session.match_id))
+        return written
 
     def invalidate(self, match_id: str) -> None:
+        self.forget(match_id)
         self.r.delete(_key(match_id, "session"))
 
     def load_with_response(self, match_id: str, request_id: str
                            ) -> tuple[Session | None, str | None]:
         blob, rid, response = self.r.hmget(_key(match_id, "session"), "blob", "rid", "response")
-        session = None if blob is None else Session.from_json(_unpack(blob))
-        repeat = rid is not None and rid.decode() == request_id
-        return session, (_unpack(response).decode() if repeat else None)
+        if blob is None:
+            self.forget(match_id)
+            return None, None
+        self._remember(match_id, blob, rid, response)
+        return _answer(blob, rid, response, request_id)
+
+    def recent(self, match_id: str, request_id: str) -> tuple[Session, str | None] | None:
+        with self._recent_lock:
+            kept = self._recent.get(match_id)
+            if kept is None:
+                return None
+            self._recent.move_to_end(match_id)
+        session, response = _answer(*kept, request_id)
+        assert session is not None
+        return session, response
+
+    def forget(self, match_id: str) -> None:
+        with self._recent_lock:
+            self._recent.pop(match_id, None)
+
+    def _remember(self, match_id: str, blob: bytes, rid: bytes | None,
+                  response: bytes | None) -> None:
+        with self._recent_lock:
+            self._recent[match_id] = (blob, rid, response)
+            self._recent.move_to_end(match_id)
+            while len(self._recent) > RECENT_SESSIONS:
+                self._recent.popitem(last=False)
+
+    def _last_request(self, match_id: str) -> tuple[bytes | None, bytes | None]:
+        with self._recent_lock:
+            kept = self._recent.get(match_id)
+        return (None, None) if kept is None else kept[1:]
 
     def events_after(self, match_id: str, after_seq: int, wait_seconds: float,
                      after_version: int = -1, wake: Wake | None = None

@@ -157,6 +157,15 @@ class SessionStore(Protocol):
                            ) -> tuple[Session | None, str | None]:
         """The session, and the last request's response if `request_id` was that request."""
 
+    def recent(self, match_id: str, request_id: str) -> tuple[Session, str | None] | None:
+        """As load_with_response, from this process's copy of what it last wrote or read,
+        without asking the store (None: no copy). The copy may be behind the store: another
+        replica may have moved the match on since, and only a compare-and-set (the log's
+        sequence, the session's version and seats) finds out (see Matches.submit)."""
+
+    def forget(self, match_id: str) -> None:
+        """Drop the copy `recent` would answer (it misled a caller)."""
+
     def events_after(self, match_id: str, after_seq: int, wait_seconds: float,
                      after_version: int = -1, wake: Wake | None = None
                      ) -> tuple[list[dict[str, Any]], bool]:
@@ -271,6 +280,12 @@ class MemorySessionStore:
             rid, response = self._requests.get(match_id, ("", ""))
         session = None if kept is None else Session.from_json(kept[2])
         return session, (response if rid == request_id else None)
+
+    def recent(self, match_id: str, request_id: str) -> tuple[Session, str | None] | None:
+        return None  # the store is this process's own: a load is as cheap
+
+    def forget(self, match_id: str) -> None:
+        pass
 
     def events_after(self, match_id: str, after_seq: int, wait_seconds: float,
                      after_version: int = -1, wake: Wake | None = None
