@@ -14,6 +14,11 @@
 
 Every key of a match expires when the match has been idle for `idle_ttl` seconds, or
 `finished_ttl` seconds after its end (see session).
+
+Redis stays the one shared truth of a live match: each process also keeps, in memory, the
+sessions it last wrote or read (`recent`), which an action may start from instead of reading
+the session back; whether the copy was current is decided, as for any read, by the log's
+sequence and the compare-and-set above (Matches.submit).
 """
 
 from __future__ import annotations
