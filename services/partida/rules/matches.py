@@ -119,6 +119,9 @@ class Look:
     outcome: Outcome | None
     version: int      # of the view: a delayed spectator's lags behind the session's
     deadline: float   # of the decision in view (0: none, or not known)
+    # The last event's sequence at `version` (0: not known): a feed opened after it brings
+    # exactly what follows the view.
+    last_sequence: int = 0
     actions: list[Action] = field(default_factory=list)  # only when asked for
     default: str = ""
 
@@ -224,7 +227,7 @@ class Matches:
                 return self._rebuild(match_id)
         if session.spectator_delay:
             session.spectator = {"version": 0, "state": session.state, "pending": [],
-                                 "asked_at": setup.created_at}
+                                 "asked_at": setup.created_at, "event_seq": session.event_seq}
         self._arm(session, game, state)
         self.sessions.create(session)
         self._after_commit(session, game, state)
@@ -248,11 +251,11 @@ class Matches:
             shown, version, deadline = _spectators(s)
             state = game.state_from_dict(shown)
             return Look(s, game.view(state, None), game.to_act(state), game.outcome(state),
-                        version, deadline)
+                        version, deadline, _spectators_last_sequence(s))
         self._check_seat(s, seat, principal, acting=False)
         state = game.state_from_dict(s.state)
         look = Look(s, game.view(state, seat), game.to_act(state), game.outcome(state),
-                    s.version, s.deadline)
+                    s.version, s.deadline, s.event_seq)
         if with_actions:
             look.actions = self._legal_actions(s, game, state, seat)
             look.default = game.default_action(state, seat) if seat in look.to_act else ""
@@ -706,7 +709,7 @@ class Matches:
         spec = s.spectator
         spec["pending"].append(_entry_dict(entry))
         if s.status == "finished":  # at the end everything may be shown
-            spec.update(version=s.version, state=s.state, pending=[])
+            spec.update(version=s.version, state=s.state, pending=[], event_seq=s.event_seq)
             return
         while len(spec["pending"]) > s.spectator_delay:
             e = spec["pending"].pop(0)
@@ -716,6 +719,10 @@ class Matches:
             # entry pending from before the time was kept).
             spec["state"], spec["version"] = state.to_dict(), e["sequence"]
             spec["asked_at"] = e.get("created_at", 0.0)
+            # Not known (None, for good) once an entry pending from before events were
+            # counted has passed.
+            known = spec.get("event_seq") is not None and "events" in e
+            spec["event_seq"] = spec["event_seq"] + e["events"] if known else None
 
     # ----- loading and rebuilding ----------------------------------------------------------
     def _session(self, match_id: str, required: bool = True) -> Session:
@@ -756,7 +763,7 @@ class Matches:
                 spectator = {"version": entry.sequence, "state": state.to_dict(),
                              "pending": [_entry_dict(e) for e in entries
                                          if e.sequence > entry.sequence],
-                             "asked_at": entry.created_at}
+                             "asked_at": entry.created_at, "event_seq": s.event_seq}
         if state is None:
             raise NotFound(f"match {match_id!r} has no set-up record")
         s.state = state.to_dict()
@@ -770,7 +777,8 @@ class Matches:
         s.outcome = outcome_dict(outcome)
         if s.spectator_delay:  # at the end everything may be shown (_advance_spectator)
             s.spectator = (spectator if spectator is not None and s.status == "active"
-                           else {"version": s.version, "state": s.state, "pending": []})
+                           else {"version": s.version, "state": s.state, "pending": [],
+                                 "event_seq": s.event_seq})
         # Indexed afresh (the index may have gone with the session). The decision was asked
         # when the last record was written: its clock runs from then, not from the rebuild
         # (each rebuild would put the deadline, and a lost bot turn's retry, off again).
@@ -848,7 +856,15 @@ def _check_campaign_fields(campaign_id: str, seats: list[SeatMeta]) -> None:
 
 def _entry_dict(e: LogEntry) -> dict[str, Any]:
     return {"sequence": e.sequence, "kind": e.kind, "seat": e.seat, "action_id": e.action_id,
-            "values": e.values, "created_at": e.created_at}
+            "values": e.values, "created_at": e.created_at, "events": len(e.events)}
+
+
+def _spectators_last_sequence(s: Session) -> int:
+    """The last event's sequence at the version spectators are shown (0: not known, in a
+    delayed position kept before it was counted). No further than that version's: the live
+    one would tell how far the match has gone past what a delayed spectator may see."""
+    spec = s.spectator if s.spectator_delay else None
+    return s.event_seq if spec is None else int(spec.get("event_seq") or 0)
 
 
 def _spectators(s: Session) -> tuple[dict[str, Any], int, float]:

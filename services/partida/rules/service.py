@@ -17,7 +17,7 @@ from partida.platform.auth import require_player, require_service
 from partida.platform.calls import caller, failure_status, unexpected_status
 from partida.platform.errors import InvalidArgument, OutOfRange, ServiceError
 from partida.rules import protos
-from partida.rules.matches import Look, Matches
+from partida.rules.matches import Matches
 from partida.rules.session import SeatMeta, Wake
 from partida.v1 import common_pb2, rules_pb2, rules_pb2_grpc
 
@@ -55,15 +55,6 @@ def _outcome(create: Callable[[Any], Any], request: Any) -> Any:
     except Exception as e:
         code, message = unexpected_status(e)
     return rules_pb2.CreateMatchResult(code=code.value[0], message=message)
-
-
-def _last_sequence(look: Look) -> int:
-    """The last event's sequence at the view's version, from the reading the view came from:
-    a feed opened after it brings exactly what follows the view. Only the live version's is
-    in that reading; a delayed spectator's lagging view gets 0 (follow from the start), as
-    the live count would tell how far the match has gone past what it may see."""
-    s = look.session
-    return s.event_seq if look.version == s.version else 0
 
 
 def count_applied(game_id: str, kind: str) -> None:
@@ -132,7 +123,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             view=protos.view(s.game_id, look.version, look.view, typed),
             decision=protos.decision(look.to_act, look.deadline),
             actions=[protos.action(s.game_id, a, typed) for a in look.actions],
-            default_action_id=look.default, last_sequence=_last_sequence(look))
+            default_action_id=look.default, last_sequence=look.last_sequence)
         if look.outcome is not None:
             response.outcome.CopyFrom(protos.outcome(look.outcome))
         return response
