@@ -350,13 +350,19 @@ def unexpected_status(e: Exception) -> tuple[grpc.StatusCode, str]:
 
 
 def refuse(context: grpc.ServicerContext, e: ServiceError | grpc.RpcError) -> None:
-    """Ends the call with `e`'s status (failure_status), and with its reason, if it has one,
-    in the trailing metadata (errors.REASON_KEY). Raises, as context.abort does."""
-    reason = e.reason if isinstance(e, ServiceError) else ""
+    """Ends the call with `e`'s status (failure_status) and its reason, if it has one.
+    Raises, as context.abort does."""
+    abort(context, *failure_status(e), e.reason if isinstance(e, ServiceError) else "")
+
+
+def abort(context: grpc.ServicerContext, code: grpc.StatusCode, message: str,
+          reason: str = "") -> None:
+    """context.abort, with `reason` (if any) in the trailing metadata (errors.REASON_KEY),
+    beside what the call set there already. Raises, as context.abort does."""
     if reason:
         context.set_trailing_metadata(
             (*(context.trailing_metadata() or ()), (REASON_KEY, reason)))
-    context.abort(*failure_status(e))
+    context.abort(code, message)
 
 
 def failure_status(e: ServiceError | grpc.RpcError) -> tuple[grpc.StatusCode, str]:

@@ -18,8 +18,8 @@ from typing import Any
 import grpc
 from google.protobuf import descriptor_pool
 
-from partida.platform.calls import bounded, request_id_var
-from partida.platform.errors import REASON_KEY, reason_of
+from partida.platform.calls import abort, bounded, request_id_var
+from partida.platform.errors import reason_of
 from partida.v1 import (  # noqa: F401 (loaded so that reflection can describe them)
     dice_pb2,
     matchmaking_pb2,
@@ -118,7 +118,4 @@ def _refused(context: grpc.ServicerContext, e: grpc.RpcError) -> None:
     """Ends the call as the service behind refused it: its status, and its reason if it gave
     one (a token that expired there, say, though still live when this process checked it).
     Raises, as context.abort does."""
-    reason = reason_of(e)
-    if reason:
-        context.set_trailing_metadata(((REASON_KEY, reason),))
-    context.abort(e.code(), bounded(e.details() or ""))
+    abort(context, e.code(), bounded(e.details() or ""), reason_of(e))

@@ -248,10 +248,10 @@ class Matches:
         """`view` of the match as read in `s` (a live feed's: that of the events it sent)."""
         game = self._game(s.game_id)
         if seat is None:
-            shown, version, deadline = _spectators(s)
+            shown, version, deadline, last_sequence = _spectators(s)
             state = game.state_from_dict(shown)
             return Look(s, game.view(state, None), game.to_act(state), game.outcome(state),
-                        version, deadline, _spectators_last_sequence(s))
+                        version, deadline, last_sequence)
         self._check_seat(s, seat, principal, acting=False)
         state = game.state_from_dict(s.state)
         look = Look(s, game.view(state, seat), game.to_act(state), game.outcome(state),
@@ -859,23 +859,18 @@ def _entry_dict(e: LogEntry) -> dict[str, Any]:
             "values": e.values, "created_at": e.created_at, "events": len(e.events)}
 
 
-def _spectators_last_sequence(s: Session) -> int:
-    """The last event's sequence at the version spectators are shown (0: not known, in a
-    delayed position kept before it was counted). No further than that version's: the live
-    one would tell how far the match has gone past what a delayed spectator may see."""
-    spec = s.spectator if s.spectator_delay else None
-    return s.event_seq if spec is None else int(spec.get("event_seq") or 0)
-
-
-def _spectators(s: Session) -> tuple[dict[str, Any], int, float]:
-    """What spectators are shown: the state, its version and the deadline of its decision.
-    With spectator_delay, those of the delayed position, all of them: the live deadline would
-    tell when the live decision arose, which the delay hides. The delayed decision's is the
-    one it had (asked when the record of its version was written), or none (0) where that
-    time is not known (a session kept before it was): better none than a made-up one."""
+def _spectators(s: Session) -> tuple[dict[str, Any], int, float, int]:
+    """What spectators are shown: the state, its version, the deadline of its decision and
+    the last event's sequence at that version. With spectator_delay, those of the delayed
+    position, all of them: the live deadline would tell when the live decision arose, and the
+    live sequence how far the match has gone, which the delay hides. The delayed decision's
+    deadline is the one it had (asked when the record of its version was written), or none
+    (0) where that time is not known (a session kept before it was); likewise the sequence
+    (0: a position kept before it was counted): better none than a made-up one."""
     spec = s.spectator if s.spectator_delay else None
     if spec is None:
-        return s.state, s.version, s.deadline
+        return s.state, s.version, s.deadline, s.event_seq
     asked = spec.get("asked_at", 0.0)
     timed = asked and s.decision_timeout and s.status == "active"
-    return spec["state"], spec["version"], asked + s.decision_timeout if timed else 0.0
+    return (spec["state"], spec["version"], asked + s.decision_timeout if timed else 0.0,
+            int(spec.get("event_seq") or 0))
