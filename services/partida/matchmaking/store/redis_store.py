@@ -46,6 +46,16 @@ _DECODE: dict[str, Any] = {"seats": int, "seat": int, "rating": float, "created"
 _CHUNK = 2000  # tickets read
 _BATCH = 200  # proposals claimed, assigned or released
 _SUBSCRIBE_WAIT = 1.0  # seconds the first watch waits for the subscription to be confirmed
+# The subscriber's wait for a message: redis-py bounds that read by it, not by the socket
+# timeout, so an idle subscription never times out; it is also how soon close() is seen.
+_LISTEN_WAIT = 1.0
+# Set here rather than left to redis-py's defaults. A connect to a Redis in reach takes
+# milliseconds; a few seconds leave room for one lost SYN to be sent again, then the call
+# fails UNAVAILABLE (_reachable) instead of holding a server thread.
+CONNECT_TIMEOUT_SECONDS = 3.0
+# No command of the store blocks in Redis (scripts and pipelines answer in milliseconds), so
+# this only has to outlast a Redis pause (a fork, a slow fsync): silent longer, it is gone.
+READ_TIMEOUT_SECONDS = 5.0
 # The fields that never change, also kept as one JSON "doc" so pools read fast.
 _DOC = ("ticket_id", "player_id", "game_id", "scenario_id", "seats", "fill_with_bots",
         "rating", "created", "expires", "campaign_id", "campaign_team")
@@ -54,11 +64,13 @@ _DOC = ("ticket_id", "player_id", "game_id", "scenario_id", "seats", "fill_with_
 class RedisTicketStore:
     """A TicketStore in Redis. Use one per thread or share it: redis-py pools connections."""
 
-    def __init__(self, url: str, prefix: str = "{mm}", retain_seconds: int = 3600) -> None:
+    def __init__(self, url: str, prefix: str = "{mm}", retain_seconds: int = 3600,
+                 read_timeout: float = READ_TIMEOUT_SECONDS) -> None:
         # A blocking pool: with many server threads a caller waits for a connection rather
         # than failing on redis-py's default cap of 100.
-        pool = redis.BlockingConnectionPool.from_url(url, max_connections=256, timeout=10,
-                                                     decode_responses=True)
+        pool = redis.BlockingConnectionPool.from_url(
+            url, max_connections=256, timeout=10, decode_responses=True,
+            socket_connect_timeout=CONNECT_TIMEOUT_SECONDS, socket_timeout=read_timeout)
         self._r = redis.Redis(connection_pool=pool)
         self._p = prefix
         self._retain = retain_seconds
@@ -71,7 +83,9 @@ class RedisTicketStore:
         self._closed = threading.Event()
 
     def close(self) -> None:
-        self._closed.set()  # the subscriber thread ends within a second
+        # The subscriber thread ends within _LISTEN_WAIT, or a connect under way within
+        # CONNECT_TIMEOUT_SECONDS.
+        self._closed.set()
         self._r.close()
 
     def _run(self, script: str, *args: Any, client: Any = None) -> Any:
@@ -181,7 +195,7 @@ class RedisTicketStore:
                 try:
                     if not pubsub.channels:  # the first SUBSCRIBE failed: try again
                         pubsub.subscribe(f"{self._p}:events")
-                    message = pubsub.get_message(timeout=1.0)
+                    message = pubsub.get_message(timeout=_LISTEN_WAIT)
                 except Exception as e:  # e.g. Redis out of reach: keep the thread alive;
                     # redis-py reconnects and resubscribes on the next call
                     log.warning("matchmaking subscriber: %s; retrying", e)
