@@ -79,14 +79,22 @@ def rejoin(match_id: str,
     held = [s.seat for s in match.seats if s.player_id == remote.player_id]
     mine = _own_seat(term, match_id, held, seat)
     bot = _local_bot(match.game_id, auto) if auto else None  # before the seat is taken back
-    if (match.status == common_pb2.MATCH_STATUS_ACTIVE
-            and match.seats[mine].controller == common_pb2.SEAT_CONTROLLER_BOT):
-        remote.take_back(match_id, mine)
-        term.say(f"Seat {mine} was handed to a bot while you were away; it is yours again.")
+    _take_back(term, remote, match, mine)
     term.say(f"Back at seat {mine} of match {match_id}")
     shown, after = _show_where_it_is(term, remote, match.game_id, match_id, mine)
     back = _rejoin_command(match_id, mine if len(held) > 1 else None, auto, server, player)
     _sit(term, remote, match.game_id, match_id, mine, bot, back, shown, after)
+
+
+def _take_back(term: Terminal, remote: Remote, match: Any, seat: int) -> bool:
+    """The player is here: a seat of theirs handed to a bot meanwhile (by them before they
+    left, or by the server after its decisions ran out) is taken back. True if it was."""
+    if (match.status != common_pb2.MATCH_STATUS_ACTIVE
+            or match.seats[seat].controller != common_pb2.SEAT_CONTROLLER_BOT):
+        return False
+    remote.take_back(match.match_id, seat)
+    term.say(f"Seat {seat} was handed to a bot while you were away; it is yours again.")
+    return True
 
 
 def _own_seat(term: Terminal, match_id: str, held: list[int], wanted: int | None) -> int:
@@ -230,6 +238,8 @@ def _decide(term: Terminal, remote: Remote, renderer: Any, narrator: Any, match_
             if remote.look(match_id, seat).HasField("outcome"):  # it ended while they chose
                 term.say("The match ended before your action.")
                 return version
+            if _take_back(term, remote, remote.match(match_id), seat):  # too long choosing
+                continue  # theirs again: decide afresh, where the match is now
             refused += 1
             term.error(refusal(e))
             if bot is not None and refused >= BOT_REFUSALS:

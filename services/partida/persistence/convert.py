@@ -46,7 +46,8 @@ def match_pb(match: records.Match) -> common_pb2.Match:
         outcome=outcome_pb(match.outcome) if match.outcome else None,
         create_time=timestamp(match.created_at), options_json=match.options_json,
         decision_timeout_seconds=match.decision_timeout_seconds,
-        spectator_delay_actions=match.spectator_delay_actions, campaign_id=match.campaign_id)
+        spectator_delay_actions=match.spectator_delay_actions, campaign_id=match.campaign_id,
+        bot_after_missed_decisions=match.bot_after_missed_decisions)
 
 
 def record_pb(record: records.LogRecord) -> persistence_pb2.LogRecord:

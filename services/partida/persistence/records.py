@@ -49,6 +49,7 @@ class Match:
     options_json: str = "{}"
     decision_timeout_seconds: int = 0
     spectator_delay_actions: int = 0
+    bot_after_missed_decisions: int = 0  # 0: a player's seat is never handed to a bot
     status: str = "active"
     version: int = 0  # the last log sequence: actions applied so far
     dice_seed: bytes | None = None

@@ -57,7 +57,8 @@ def match(row: models.Match | sa.Row[Any], version: int) -> records.Match:
         match_id=row.match_id, game_id=row.game_id, scenario_id=row.scenario_id,
         seats=seats(row.seats_json), dice_commitment=row.dice_commitment,
         options_json=row.options_json, decision_timeout_seconds=row.decision_timeout_seconds,
-        spectator_delay_actions=row.spectator_delay_actions, status=row.status,
+        spectator_delay_actions=row.spectator_delay_actions,
+        bot_after_missed_decisions=row.bot_after_missed_decisions, status=row.status,
         version=version, dice_seed=row.dice_seed,
         outcome=outcome(row.outcome_json) if row.outcome_json else None,
         created_at=utc(row.created_at),
@@ -73,6 +74,7 @@ def match_values(value: records.Match) -> dict[str, Any]:
         status=models.ACTIVE, dice_commitment=value.dice_commitment,
         decision_timeout_seconds=value.decision_timeout_seconds,
         spectator_delay_actions=value.spectator_delay_actions,
+        bot_after_missed_decisions=value.bot_after_missed_decisions,
         created_at=utc(value.created_at or models.utcnow()), campaign_id=value.campaign_id or None)
 
 

@@ -165,6 +165,8 @@ def new_match(value: common_pb2.Match) -> records.Match:
                                        value.decision_timeout_seconds),
         spectator_delay_actions=count("match.spectator_delay_actions",
                                       value.spectator_delay_actions),
+        bot_after_missed_decisions=count("match.bot_after_missed_decisions",
+                                         value.bot_after_missed_decisions),
         created_at=(when("match.create_time", value.create_time)
                     if value.HasField("create_time") else None),
         campaign_id=campaign_id)

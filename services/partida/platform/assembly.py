@@ -221,7 +221,7 @@ def _rules(cfg: Settings, auth: Authority, store: Any | None,
         bots = ThreadBotScheduler()
         proc.closers.append(bots.shutdown)
     matches = Matches(sessions, ledger, dice, bots, default_timeout=cfg.decision_timeout_seconds,
-                      on_applied=count_applied)
+                      default_bot_after=cfg.bot_after_missed_decisions, on_applied=count_applied)
     if hasattr(bots, "bind"):
         bots.bind(matches)
     regs.append(Registration("partida.v1.RulesService", RulesServicer(matches, bot_names),

@@ -12,7 +12,7 @@ from functools import cache
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from partida.rules.session import FINISHED_TTL, IDLE_TTL
+from partida.rules.session import FINISHED_TTL, IDLE_TTL, MAX_MISSED
 
 
 class Settings(BaseSettings):
@@ -43,6 +43,9 @@ class Settings(BaseSettings):
 
     # Match behaviour.
     decision_timeout_seconds: int = Field(default=300, ge=0)
+    # A player's seat whose decisions run out this many times in a row goes to its bot (the
+    # player is away); a match may ask otherwise. 0: never.
+    bot_after_missed_decisions: int = Field(default=2, ge=0, le=MAX_MISSED)
     match_idle_ttl_seconds: int = Field(default=IDLE_TTL, ge=60)
     # How long a finished match's live session stays (a later read rebuilds it from the log).
     match_finished_ttl_seconds: int = Field(default=FINISHED_TTL, ge=60)

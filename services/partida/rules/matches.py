@@ -54,7 +54,7 @@ from partida.rules.randomness import (
     replay_action,
     replay_setup,
 )
-from partida.rules.session import SeatMeta, Session, SessionStore, Wake, seats_mark
+from partida.rules.session import MAX_MISSED, SeatMeta, Session, SessionStore, Wake, seats_mark
 
 # A bot's turn takes milliseconds when all is well; one not taken after this long is queued
 # again (its task may have died with a worker). Repeats are harmless: a turn's request id is
@@ -149,7 +149,7 @@ class Matches:
 
     def __init__(self, sessions: SessionStore, ledger: Ledger, dice: Dice,
                  bots: BotScheduler | None = None, clock: Callable[[], float] = time.time,
-                 default_timeout: int = 0,
+                 default_timeout: int = 0, default_bot_after: int = 0,
                  on_applied: Callable[[str, str], None] = lambda game_id, kind: None) -> None:
         self.sessions = sessions
         self.on_applied = on_applied  # told (game id, kind) of every action applied
@@ -158,6 +158,7 @@ class Matches:
         self.bots = bots
         self.clock = clock
         self.default_timeout = default_timeout
+        self.default_bot_after = default_bot_after  # for a match that asks for the default
         # Serializes actions on one match within this process (replicas race via the log).
         self._locks = [threading.Lock() for _ in range(256)]
         self.legal_memo = LegalMemo()
@@ -168,7 +169,10 @@ class Matches:
     # ----- creation ---------------------------------------------------------------------
     def create(self, game_id: str, scenario_id: str, seats: list[SeatMeta],
                options: dict[str, Any], decision_timeout: int = 0, spectator_delay: int = 0,
-               request_id: str = "", campaign_id: str = "") -> Session:
+               request_id: str = "", campaign_id: str = "", bot_after_missed: int = 0
+               ) -> Session:
+        """bot_after_missed: a player's seat missing that many decisions in a row goes to its
+        bot; 0: the server's default, -1: never."""
         game = self._game(game_id)
         _check_campaign_fields(campaign_id, seats)
         try:
@@ -180,6 +184,9 @@ class Matches:
                                   f"{scenario.max_seats} seats, not {len(seats)}")
         if not 0 <= decision_timeout <= 7 * 24 * 3600 or not 0 <= spectator_delay <= 1000:
             raise InvalidArgument("decision timeout or spectator delay out of range")
+        if not -1 <= bot_after_missed <= MAX_MISSED:
+            raise InvalidArgument(f"bot_after_missed_decisions must be -1 (never), 0 (the "
+                                  f"server's default) or up to {MAX_MISSED}")
         # The sides the set-up deals (by scenario and seat count: the conformance suite
         # checks it), known before the dice, so a campaign's check below sees them.
         for meta, side in zip(seats, dealt_sides(game_id, scenario_id, len(seats)),
@@ -212,7 +219,8 @@ class Matches:
             options=options, commitment=commitment.hex(), created_at=self.clock(),
             decision_timeout=decision_timeout or self.default_timeout,
             spectator_delay=spectator_delay, state=state.to_dict(),
-            buffer=[list(p) for p in rng.buffer], campaign_id=campaign_id)
+            buffer=[list(p) for p in rng.buffer], campaign_id=campaign_id,
+            bot_after_missed=max(0, bot_after_missed or self.default_bot_after))
         seal = match_seal(game_id, scenario_id, options, [m.player_id for m in seats],
                           commitment, campaign_id)
         setup = LogEntry(0, "setup", -1, seal, request_id, rng.positions, rng.values, [],
@@ -448,6 +456,7 @@ class Matches:
                 raise FailedPrecondition(f"seat {seat} has no player to give it back to")
             before = seats_mark(s.seats)
             meta.controller, meta.bot = controller, (bot or meta.bot or default_bot(s.game_id))
+            meta.missed = 0  # a player taking the seat back has the full count again
             self.ledger.update_seat(match_id, seat, meta)  # durable first: rebuilds keep it
             if not self.sessions.commit(s, s.version, [], "", "", seats_before=before):
                 # Another replica moved the match on, or handed a seat over, meanwhile. The
@@ -588,6 +597,9 @@ class Matches:
             if outcome is not None:
                 s.status, s.outcome = "finished", outcome_dict(outcome)
                 s.seed = self.dice.reveal(s.match_id).hex()
+            seats_before = seats_mark(s.seats)
+            if self._miss(s, seat, kind):
+                self.ledger.update_seat(s.match_id, seat, s.seats[seat])  # as set_controller
             self._advance_spectator(s, game, entry)
             self._arm(s, game, state)
             to_act = list(game.to_act(state))
@@ -603,7 +615,8 @@ class Matches:
             if outcome is not None:  # recorded before anyone can see the end in the session
                 self.ledger.finish_match(s.match_id, s.outcome or {}, bytes.fromhex(s.seed),
                                          _changed_sides(game, state, s))
-            if not self.sessions.commit(s, expected_version, stored, request_id, result.to_json()):
+            if not self.sessions.commit(s, expected_version, stored, request_id, result.to_json(),
+                                        seats_before):
                 # Moved on, or a seat changed hands, meanwhile (read before: it must not be
                 # undone): the log has the action, the record the seats; the next read rebuilds.
                 self.sessions.invalidate(s.match_id)
@@ -614,6 +627,20 @@ class Matches:
         kept = seat if result.next_view is not None else None
         self._after_commit(s, game, state, listed, kept)
         return result
+
+    @staticmethod
+    def _miss(s: Session, seat: int, kind: str) -> bool:
+        """Count a seat's decisions run out in a row (a timeout's), and hand a player's seat
+        that has missed `s.bot_after_missed` to its bot (the player is away: the others
+        should not wait out every turn of theirs); true if it was handed over. Its own
+        action, whoever takes it, starts the count again."""
+        meta = s.seats[seat]
+        meta.missed = meta.missed + 1 if kind == "timeout" else 0
+        if (not s.bot_after_missed or meta.missed < s.bot_after_missed
+                or meta.controller != "human" or s.status != "active"):
+            return False
+        meta.controller, meta.bot, meta.missed = "bot", meta.bot or default_bot(s.game_id), 0
+        return True
 
     def _rebuild_later(self, match_id: str) -> None:
         """After a durable append whose session could not follow (the dice or persistence out
@@ -759,6 +786,9 @@ class Matches:
             else:
                 replay_action(game, state, entry.kind, entry.seat, entry.action_id, entry.values)
                 s.version, s.event_seq = entry.sequence, s.event_seq + len(entry.events)
+                if entry.seat >= 0:  # the count of decisions missed in a row (_miss)
+                    seat = s.seats[entry.seat]
+                    seat.missed = seat.missed + 1 if entry.kind == "timeout" else 0
             if s.spectator_delay and state is not None and entry.sequence == max(lagged, 0):
                 spectator = {"version": entry.sequence, "state": state.to_dict(),
                              "pending": [_entry_dict(e) for e in entries

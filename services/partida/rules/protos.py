@@ -94,7 +94,8 @@ def match(s: Session, seed: bytes = b"", version: int | None = None) -> common_p
         dice_commitment=bytes.fromhex(s.commitment), dice_seed=seed,
         outcome=outcome(s.outcome), create_time=timestamp(s.created_at),
         options_json=_json(s.options), decision_timeout_seconds=s.decision_timeout,
-        spectator_delay_actions=s.spectator_delay, campaign_id=s.campaign_id)
+        spectator_delay_actions=s.spectator_delay, campaign_id=s.campaign_id,
+        bot_after_missed_decisions=s.bot_after_missed)
 
 
 def decision(seats: tuple[int, ...] | list[int], deadline: float) -> common_pb2.Decision:

@@ -104,7 +104,8 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         s = self.matches.create(request.game_id, request.scenario_id, seats,
                                 _options(request.options_json), request.decision_timeout_seconds,
                                 request.spectator_delay_actions, request.request_id,
-                                campaign_id=request.campaign_id)
+                                campaign_id=request.campaign_id,
+                                bot_after_missed=request.bot_after_missed_decisions)
         return protos.match(s, bytes.fromhex(s.seed))
 
     def GetMatch(self, request: Any, context: Any) -> Any:  # noqa: N802

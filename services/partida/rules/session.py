@@ -28,6 +28,7 @@ from partida.platform.notify import Notifier
 EVENTS_KEPT = 32
 IDLE_TTL = 7 * 24 * 3600  # seconds a match may go unplayed before its session goes
 FINISHED_TTL = 3600       # seconds a finished match's session stays after its end
+MAX_MISSED = 100          # the most decisions in a row a match may let a seat miss
 
 
 def ttl_of(session: Session, idle_ttl: float, finished_ttl: float) -> float:
@@ -51,6 +52,7 @@ class SeatMeta:
     bot: str = ""
     campaign_team: str = ""  # the campaign team the seat plays for, if any
     side: str = ""  # the side dealt to the seat at the set-up (Game.seat_side)
+    missed: int = 0  # its decisions run out in a row (Matches._apply); not recorded, replayed
 
 
 @dataclass
@@ -78,6 +80,7 @@ class Session:
     asked_at: float = 0.0           # when the current decision arose
     spectator: dict[str, Any] | None = None  # lagged state for delayed spectators
     campaign_id: str = ""           # the campaign the match counts for, if any
+    bot_after_missed: int = 0       # a player's seat missing that many in a row goes to its bot
 
     def to_json(self) -> str:
         data = dict(self.__dict__)

@@ -107,6 +107,7 @@ BAD_REQUESTS = {
     "finished status": ("RecordMatch", record_request(status=common_pb2.MATCH_STATUS_FINISHED)),
     "nonzero version": ("RecordMatch", record_request(version=3)),
     "negative timeout": ("RecordMatch", record_request(decision_timeout_seconds=-1)),
+    "negative missed count": ("RecordMatch", record_request(bot_after_missed_decisions=-1)),
     "no seats": ("RecordMatch", record_request(seats=[])),
     "seats out of order": ("RecordMatch", record_request(seats=[common_pb2.Seat(
         seat=1, player_id="p1", controller=common_pb2.SEAT_CONTROLLER_HUMAN)])),
@@ -363,7 +364,8 @@ class PersistenceServiceBehaviours(ServedPersistence):
             start_request("m5"),                                    # new
             start_request("m1"),                                    # a repeat: m1 stands
             record_request("m8"),                                   # new, no set-up
-            start_request("m6", decision_timeout_seconds=30),       # new
+            start_request("m6", decision_timeout_seconds=30,        # new
+                          bot_after_missed_decisions=2),
             pb.RecordMatchRequest(),                                # malformed: no match
             start_request("m1", seats=[common_pb2.Seat(             # m1 with other seats
                 player_id="p9", controller=common_pb2.SEAT_CONTROLLER_HUMAN)]),
@@ -385,8 +387,10 @@ class PersistenceServiceBehaviours(ServedPersistence):
         for i, match_id in [(0, "m5"), (2, "m8"), (3, "m6")]:  # the new ones, as sent
             log = stub.GetMatchLog(pb.GetMatchLogRequest(match_id=match_id), metadata=SERVICE)
             sent = requests[i]
-            assert (log.match.seats, log.match.decision_timeout_seconds) == (
-                sent.match.seats, sent.match.decision_timeout_seconds)
+            assert (log.match.seats, log.match.decision_timeout_seconds,
+                    log.match.bot_after_missed_decisions) == (
+                sent.match.seats, sent.match.decision_timeout_seconds,
+                sent.match.bot_after_missed_decisions)
             assert [(r.sequence, r.events_json) for r in log.records] == [
                 (r.sequence, r.events_json) for r in sent.setup]  # m8's is empty
         assert store.get_match_log("m1") == m1_before

@@ -59,7 +59,7 @@ class PlayerAndMatchBehaviours:
         created = datetime(2030, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
         match = a_match(players=("p1",), bots=1, options_json='{"expansion":true}',
                         decision_timeout_seconds=60, spectator_delay_actions=2,
-                        created_at=created)
+                        bot_after_missed_decisions=3, created_at=created)
         stored = store.record_match(match)
         assert stored == match  # version 0, active, no seed or outcome
         assert store.get_match("m1") == match
@@ -677,6 +677,19 @@ class UpgradeBehaviours:
             [("p1", "montanas"), ("p2", "montanas")])
         with pytest.raises(AlreadyExists):
             store.record_match(a_match("m2"))
+
+    def test_matches_from_before_0004_never_hand_a_seat_over(self, store, engine):
+        """Migration 0004 adds the count in place; matches recorded before it read 0
+        (never), as they were played, and stay there."""
+        before = store.record_match(a_match("m1", decision_timeout_seconds=60,
+                                            bot_after_missed_decisions=2))
+        with engine.begin() as conn:
+            command.downgrade(db.alembic_config(conn), "0003")
+        with engine.connect() as conn:  # the column is gone
+            assert "bot_after_missed_decisions" not in {
+                c["name"] for c in sa.inspect(conn).get_columns("matches")}
+        db.migrate(engine)
+        assert store.get_match("m1") == replace(before, bot_after_missed_decisions=0)
 
 
 class StoreBehaviours(WithStore, PlayerAndMatchBehaviours, LogBehaviours, FinishBehaviours,
