@@ -193,7 +193,7 @@ def _rules(cfg: Settings, auth: Authority, store: Any | None,
     from partida.rules.ledger import LocalLedger
     from partida.rules.matches import Matches
     from partida.rules.redis_session import RedisSessionStore
-    from partida.rules.service import RulesServicer, count_applied
+    from partida.rules.service import RulesServicer, count_applied, count_handed
     from partida.rules.session import MemorySessionStore
     from partida.v1 import rules_pb2_grpc
 
@@ -221,7 +221,8 @@ def _rules(cfg: Settings, auth: Authority, store: Any | None,
         bots = ThreadBotScheduler()
         proc.closers.append(bots.shutdown)
     matches = Matches(sessions, ledger, dice, bots, default_timeout=cfg.decision_timeout_seconds,
-                      default_bot_after=cfg.bot_after_missed_decisions, on_applied=count_applied)
+                      default_bot_after=cfg.bot_after_missed_decisions, on_applied=count_applied,
+                      on_handed=count_handed)
     if hasattr(bots, "bind"):
         bots.bind(matches)
     regs.append(Registration("partida.v1.RulesService", RulesServicer(matches, bot_names),

@@ -58,6 +58,10 @@ ACTIONS_APPLIED = Counter(
 DECISIONS_TIMED_OUT = Counter(
     "partida_decisions_timed_out_total",
     "Decisions whose clock ran out, so the seat's default action was applied.", ["game"])
+SEATS_HANDED_TO_BOTS = Counter(
+    "partida_seats_handed_to_bots_total",
+    "Players' seats handed to bots, by game and why: asked (SetSeatController) or away (the "
+    "seat's decisions ran out bot_after_missed_decisions times in a row).", ["game", "why"])
 
 BOT_TURN_DURATION = Histogram(
     "partida_bot_turn_duration_seconds",

@@ -150,9 +150,12 @@ class Matches:
     def __init__(self, sessions: SessionStore, ledger: Ledger, dice: Dice,
                  bots: BotScheduler | None = None, clock: Callable[[], float] = time.time,
                  default_timeout: int = 0, default_bot_after: int = 0,
-                 on_applied: Callable[[str, str], None] = lambda game_id, kind: None) -> None:
+                 on_applied: Callable[[str, str], None] = lambda game_id, kind: None,
+                 on_handed: Callable[[str, str], None] = lambda game_id, why: None) -> None:
         self.sessions = sessions
         self.on_applied = on_applied  # told (game id, kind) of every action applied
+        # told (game id, "asked" or "away") of every seat handed to a bot
+        self.on_handed = on_handed
         self.ledger = ledger
         self.dice = dice
         self.bots = bots
@@ -458,6 +461,8 @@ class Matches:
             meta.controller, meta.bot = controller, (bot or meta.bot or default_bot(s.game_id))
             meta.missed = 0  # a player taking the seat back has the full count again
             self.ledger.update_seat(match_id, seat, meta)  # durable first: rebuilds keep it
+            if controller == "bot":
+                self.on_handed(s.game_id, "asked")
             if not self.sessions.commit(s, s.version, [], "", "", seats_before=before):
                 # Another replica moved the match on, or handed a seat over, meanwhile. The
                 # change is recorded already, so it stands (ABORTED would say it had not been
@@ -598,7 +603,8 @@ class Matches:
                 s.status, s.outcome = "finished", outcome_dict(outcome)
                 s.seed = self.dice.reveal(s.match_id).hex()
             seats_before = seats_mark(s.seats)
-            if self._miss(s, seat, kind):
+            handed = self._miss(s, seat, kind)
+            if handed:
                 self.ledger.update_seat(s.match_id, seat, s.seats[seat])  # as set_controller
             self._advance_spectator(s, game, entry)
             self._arm(s, game, state)
@@ -624,6 +630,8 @@ class Matches:
             self._rebuild_later(s.match_id)
             raise
         self.on_applied(s.game_id, kind)
+        if handed:
+            self.on_handed(s.game_id, "away")
         kept = seat if result.next_view is not None else None
         self._after_commit(s, game, state, listed, kept)
         return result

@@ -65,6 +65,11 @@ def count_applied(game_id: str, kind: str) -> None:
         metrics.DECISIONS_TIMED_OUT.labels(game_id).inc()
 
 
+def count_handed(game_id: str, why: str) -> None:
+    """Matches' `on_handed` hook: seats handed to bots, by game and why."""
+    metrics.SEATS_HANDED_TO_BOTS.labels(game_id, why).inc()
+
+
 class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
     def __init__(self, matches: Matches, bot_names: Any = None) -> None:
         self.matches = matches

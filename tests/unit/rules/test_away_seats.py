@@ -18,9 +18,11 @@ from .test_bot_turns import KeepingScheduler
 TIMEOUT = 30
 
 
-def _matches(store, clock, default_bot_after=0, bots=None):
+def _matches(store, clock, default_bot_after=0, bots=None, handed=None):
+    handed = [] if handed is None else handed  # (game, why) of each seat handed over
     return Matches(MemorySessionStore(), LocalLedger(store), Dice(store), bots, clock=clock,
-                   default_timeout=TIMEOUT, default_bot_after=default_bot_after)
+                   default_timeout=TIMEOUT, default_bot_after=default_bot_after,
+                   on_handed=lambda game_id, why: handed.append((game_id, why)))
 
 
 def _to_act(matches, match_id) -> int:
@@ -49,12 +51,14 @@ def _alice_acts(matches, match_id) -> None:
 
 
 def test_a_seat_missing_its_count_of_decisions_in_a_row_goes_to_its_bot(store, clock):
-    bots = KeepingScheduler()
-    matches = _matches(store, clock, bots=bots)
+    bots, handed = KeepingScheduler(), []
+    matches = _matches(store, clock, bots=bots, handed=handed)
     s = new_match(matches, bot_after_missed=2)
     _alice_misses(matches, clock, s.match_id)
     assert matches.session(s.match_id).seats[0].controller == "human"  # one is not enough
+    assert handed == []
     _alice_misses(matches, clock, s.match_id)
+    assert handed == [("montanas", "away")]  # counted (partida_seats_handed_to_bots_total)
     seat = matches.session(s.match_id).seats[0]
     assert (seat.controller, seat.bot) == ("bot", "heuristic")  # Montañas' default bot
     assert store.get_match(s.match_id).seats[0].controller == "bot"  # recorded: rebuilds keep it
@@ -161,8 +165,11 @@ def _service_token() -> str:
 
 def test_the_servers_default_is_its_setting(tmp_path, monkeypatch):
     """PARTIDA_BOT_AFTER_MISSED_DECISIONS sets it; unset, a seat goes to its bot after 2."""
+    from prometheus_client import REGISTRY
+
     from partida.platform.assembly import build
     from partida.platform.config import Settings
+    from partida.rules.session import SeatMeta
 
     for env, expected in ((None, 2), ("5", 5), ("0", 0)):
         if env is None:
@@ -171,8 +178,18 @@ def test_the_servers_default_is_its_setting(tmp_path, monkeypatch):
             monkeypatch.setenv("PARTIDA_BOT_AFTER_MISSED_DECISIONS", env)
         process = build("all", Settings(database_url=f"sqlite:///{tmp_path / 'p.db'}",
                                         port=0))
+        process.start()
         try:
-            assert process.parts["matches"].default_bot_after == expected
+            assert process.ready.wait(30)
+            matches = process.parts["matches"]
+            assert matches.default_bot_after == expected
+            match = matches.create("montanas", "standard", [SeatMeta("alice"), SeatMeta("bob")],
+                                   {"first_seat": 0})
+            asked = {"game": "montanas", "why": "asked"}
+            before = REGISTRY.get_sample_value("partida_seats_handed_to_bots_total", asked) or 0
+            matches.set_controller(match.match_id, 1, "bot", "", BOB)
+            assert REGISTRY.get_sample_value("partida_seats_handed_to_bots_total",
+                                             asked) == before + 1
         finally:
             process.stop(0)
     monkeypatch.setenv("PARTIDA_BOT_AFTER_MISSED_DECISIONS", str(MAX_MISSED + 1))
