@@ -434,7 +434,10 @@ def illegal_probes(
         allowed = set(ids)
         mangled = [g for a in ids[:3] for g in (a + "x", a + ":", " " + a, a.upper(), a[:-1])]
         candidates = [*GARBAGE_IDS, *mangled, *stale]
-        probes.extend((seat, c) for c in dict.fromkeys(candidates) if c not in allowed)
+        # A mangled id may still name a choice the game takes off its list (a bombing's
+        # 'pick:0,31' cut to 'pick:0,3', another outdoor cell): not a probe then.
+        probes.extend((seat, c) for c in dict.fromkeys(candidates)
+                      if c not in allowed and not _accepted_off_list(game, state, c, seat))
         probes.extend((seat, bad) for bad in NON_STRING_IDS)
         probes.append((seat, Action(17, "an id that is not a string")))  # type: ignore[arg-type]
         probes.append((seat, Action("garbage", "an Action whose id is not legal")))
@@ -593,14 +596,16 @@ def check_bad_setup(game: Game, seed: int = 0) -> None:  # type: ignore[type-arg
             refused(unknown, smallest, {}, f"the unknown scenario {unknown!r}")
 
 
-def _accepted_off_list(game: Game, state: Any, action_id: str) -> bool:  # type: ignore[type-arg]
+def _accepted_off_list(game: Game, state: Any, action_id: str,  # type: ignore[type-arg]
+                       seat: int | None = None) -> bool:
     """Whether a game with continuous choices (its own `validate`; ARCHITECTURE: Bandas'
-    destinations) accepts an id its legal list does not show, such as an earlier point."""
+    destinations) accepts an id its legal list does not show, such as an earlier point:
+    from `seat`, or from any seat to act."""
     if type(game).validate is Game.validate:
         return False
-    for seat in game.to_act(state):
+    for who in (game.to_act(state) if seat is None else [seat]):
         try:
-            game.validate(state, seat, action_id)
+            game.validate(state, who, action_id)
             return True
         except IllegalAction:
             pass

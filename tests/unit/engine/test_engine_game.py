@@ -495,3 +495,27 @@ def test_kit_catches_a_resignation_that_leaves_the_seat_deciding() -> None:
     game = HalfResign()
     with pytest.raises(AssertionError, match="resign of seat"):
         kit.check_resign(game, some_states(game)[0], 3)
+
+
+class ShortPass(Toy):
+    """Takes "pas" for a pass too, off its list, as Batallitas takes any outdoor cell for a
+    bombing's grenade but lists only those near a rebel."""
+
+    def validate(self, state: ToyState, seat: Seat, action_id: str) -> None:
+        if action_id == "pas" and seat in self.to_act(state):
+            return
+        super().validate(state, seat, action_id)
+
+    def _apply(self, state: ToyState, seat: Seat, action_id: str, rng: Rng) -> list[Event]:
+        return super()._apply(state, seat, "pass" if action_id == "pas" else action_id, rng)
+
+
+def test_kit_does_not_probe_with_a_mangled_id_the_game_takes_off_its_list() -> None:
+    """A legal id cut short ("pass" to "pas") is one of the kit's mangled probes; a game that
+    takes it off its list is right to, and the kit must not call it an illegal action
+    accepted (the conformance suite failed so on Batallitas at a random seed)."""
+    game = ShortPass()
+    state = game.new_state("basic", 2, {}, LocalRng(1))
+    assert (0, "pas") not in kit.illegal_probes(game, state, 2)
+    assert (0, "pass:") in kit.illegal_probes(game, state, 2)  # other mangled ids still are
+    kit.check_refusals(game, state, 2)
