@@ -643,7 +643,7 @@ class Matches:
         should not wait out every turn of theirs); true if it was handed over. Its own
         action, whoever takes it, starts the count again."""
         meta = s.seats[seat]
-        meta.missed = meta.missed + 1 if kind == "timeout" else 0
+        meta.tally(kind)
         if (not s.bot_after_missed or meta.missed < s.bot_after_missed
                 or meta.controller != "human" or s.status != "active"):
             return False
@@ -795,8 +795,7 @@ class Matches:
                 replay_action(game, state, entry.kind, entry.seat, entry.action_id, entry.values)
                 s.version, s.event_seq = entry.sequence, s.event_seq + len(entry.events)
                 if entry.seat >= 0:  # the count of decisions missed in a row (_miss)
-                    seat = s.seats[entry.seat]
-                    seat.missed = seat.missed + 1 if entry.kind == "timeout" else 0
+                    s.seats[entry.seat].tally(entry.kind)
             if s.spectator_delay and state is not None and entry.sequence == max(lagged, 0):
                 spectator = {"version": entry.sequence, "state": state.to_dict(),
                              "pending": [_entry_dict(e) for e in entries

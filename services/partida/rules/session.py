@@ -52,7 +52,11 @@ class SeatMeta:
     bot: str = ""
     campaign_team: str = ""  # the campaign team the seat plays for, if any
     side: str = ""  # the side dealt to the seat at the set-up (Game.seat_side)
-    missed: int = 0  # its decisions run out in a row (Matches._apply); not recorded, replayed
+    missed: int = 0  # its decisions run out in a row (Matches._miss); not recorded, replayed
+
+    def tally(self, kind: str) -> None:
+        """Count a decision of the seat's: run out ("timeout") or taken, whoever took it."""
+        self.missed = self.missed + 1 if kind == "timeout" else 0
 
 
 @dataclass
