@@ -795,7 +795,10 @@ class Matches:
                 replay_action(game, state, entry.kind, entry.seat, entry.action_id, entry.values)
                 s.version, s.event_seq = entry.sequence, s.event_seq + len(entry.events)
                 if entry.seat >= 0:  # the count of decisions missed in a row (_miss)
-                    s.seats[entry.seat].tally(entry.kind)
+                    seat = s.seats[entry.seat]
+                    seat.tally(entry.kind)
+                    if seat.missed == s.bot_after_missed:  # handed over then, and counted
+                        seat.missed = 0  # afresh (a take-back, not logged, restarts it too)
             if s.spectator_delay and state is not None and entry.sequence == max(lagged, 0):
                 spectator = {"version": entry.sequence, "state": state.to_dict(),
                              "pending": [_entry_dict(e) for e in entries

@@ -128,6 +128,22 @@ def test_the_count_so_far_survives_a_rebuild(store, clock):
     assert matches.session(s.match_id).seats[0].controller == "bot"
 
 
+def test_a_rebuild_after_a_take_back_counts_from_the_handover(store, clock):
+    """A take-back is not in the log, so a rebuild cannot see it: it counts the seat's
+    timeouts afresh from each handover, as the live count does, rather than all of them
+    since the seat last acted (which handed a player who had just taken the seat back
+    over again at their first timeout)."""
+    matches = _matches(store, clock)
+    s = new_match(matches, bot_after_missed=2)
+    for _ in range(4):  # two of hers (handed over), two of her bot's (no worker plays them)
+        _alice_misses(matches, clock, s.match_id)
+    matches.set_controller(s.match_id, 0, "human", "", ALICE)
+    matches.sessions.invalidate(s.match_id)  # e.g. Redis flushed
+    assert matches.session(s.match_id).seats[0].missed == 0
+    _alice_misses(matches, clock, s.match_id)
+    assert matches.session(s.match_id).seats[0].controller == "human"
+
+
 def test_a_bot_seat_running_out_stays_its_bots(store, clock):
     matches = _matches(store, clock)
     s = new_match(matches, players=("alice",), bots=("random",), bot_after_missed=1)
