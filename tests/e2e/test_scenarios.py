@@ -179,3 +179,32 @@ def test_matches_created_together_are_each_created_or_refused_alone(stack):
     named = uuid.uuid5(uuid.NAMESPACE_URL, f"partida:{key}-x").hex
     assert _code(lambda: alice.call(alice.rules, "GetMatch", rules_pb2.GetMatchRequest(
         match_id=named))) == grpc.StatusCode.NOT_FOUND
+
+
+def test_an_away_players_seat_goes_to_its_bot_and_is_taken_back(stack):
+    """A player whose decision runs out (here after one, of two seconds) has the seat handed
+    to its bot by the server; the player's own submit is then refused until they take the
+    seat back (issue 3: a seat whose player disconnects). Bob, who has not missed a
+    decision, keeps the match going meanwhile."""
+    alice, bob = player(stack), player(stack)
+    svc = as_service(stack)
+    match_id = svc.call(svc.rules, "CreateMatch", rules_pb2.CreateMatchRequest(
+        game_id="montanas", scenario_id="standard", request_id=uuid.uuid4().hex,
+        seats=[rules_pb2.SeatRequest(player_id=alice.player_id),
+               rules_pb2.SeatRequest(player_id=bob.player_id)],
+        options_json=json.dumps({"first_seat": 0}), decision_timeout_seconds=2,
+        bot_after_missed_decisions=1)).match.match_id
+    assert alice.match(match_id).bot_after_missed_decisions == 1
+    deadline = time.monotonic() + 60
+    while alice.match(match_id).seats[0].controller != common_pb2.SEAT_CONTROLLER_BOT:
+        assert time.monotonic() < deadline, "the away player's seat was never handed over"
+        time.sleep(0.05)
+    version = alice.view(match_id, 0)[0]
+    assert version >= 1  # her decision ran out first
+    with pytest.raises(grpc.RpcError) as refused:
+        alice.submit(match_id, 0, version, uuid.uuid4().hex, "anything")
+    assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "handed to a bot" in refused.value.details()
+    back = alice.take_back(match_id, 0)
+    assert back.controller == common_pb2.SEAT_CONTROLLER_HUMAN
+    assert alice.match(match_id).seats[0].controller == common_pb2.SEAT_CONTROLLER_HUMAN
