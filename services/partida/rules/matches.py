@@ -458,8 +458,7 @@ class Matches:
             if controller == "human" and not meta.player_id:
                 raise FailedPrecondition(f"seat {seat} has no player to give it back to")
             before = seats_mark(s.seats)
-            meta.controller, meta.bot = controller, (bot or meta.bot or default_bot(s.game_id))
-            meta.missed = 0  # a player taking the seat back has the full count again
+            _hand(s, meta, controller, bot)
             self.ledger.update_seat(match_id, seat, meta)  # durable first: rebuilds keep it
             if controller == "bot":
                 self.on_handed(s.game_id, "asked")
@@ -643,11 +642,10 @@ class Matches:
         should not wait out every turn of theirs); true if it was handed over. Its own
         action, whoever takes it, starts the count again."""
         meta = s.seats[seat]
-        meta.tally(kind)
-        if (not s.bot_after_missed or meta.missed < s.bot_after_missed
-                or meta.controller != "human" or s.status != "active"):
+        if (not meta.tally(kind, s.bot_after_missed) or meta.controller != "human"
+                or s.status != "active"):
             return False
-        meta.controller, meta.bot, meta.missed = "bot", meta.bot or default_bot(s.game_id), 0
+        _hand(s, meta, "bot", "")
         return True
 
     def _rebuild_later(self, match_id: str) -> None:
@@ -795,10 +793,7 @@ class Matches:
                 replay_action(game, state, entry.kind, entry.seat, entry.action_id, entry.values)
                 s.version, s.event_seq = entry.sequence, s.event_seq + len(entry.events)
                 if entry.seat >= 0:  # the count of decisions missed in a row (_miss)
-                    seat = s.seats[entry.seat]
-                    seat.tally(entry.kind)
-                    if seat.missed == s.bot_after_missed:  # handed over then, and counted
-                        seat.missed = 0  # afresh (a take-back, not logged, restarts it too)
+                    s.seats[entry.seat].tally(entry.kind, s.bot_after_missed)
             if s.spectator_delay and state is not None and entry.sequence == max(lagged, 0):
                 spectator = {"version": entry.sequence, "state": state.to_dict(),
                              "pending": [_entry_dict(e) for e in entries
@@ -857,6 +852,13 @@ class Matches:
             raise PermissionDenied(f"seat {seat} belongs to another player")
         if acting and not owner_only and meta.controller != "human":
             raise FailedPrecondition(f"seat {seat} is handed to a bot; take it back first")
+
+
+def _hand(s: Session, meta: SeatMeta, controller: str, bot: str) -> None:
+    """Give the seat to `controller`: to `bot`, or the seat's own, or the game's default one.
+    Its count of missed decisions starts afresh (a player taking it back has the full count)."""
+    meta.controller, meta.bot = controller, (bot or meta.bot or default_bot(s.game_id))
+    meta.missed = 0
 
 
 def _changed_sides(game: Game, state: Any, s: Session) -> list[str]:

@@ -54,9 +54,15 @@ class SeatMeta:
     side: str = ""  # the side dealt to the seat at the set-up (Game.seat_side)
     missed: int = 0  # its decisions run out in a row (Matches._miss); not recorded, replayed
 
-    def tally(self, kind: str) -> None:
-        """Count a decision of the seat's: run out ("timeout") or taken, whoever took it."""
+    def tally(self, kind: str, every: int) -> bool:
+        """Count a decision of the seat's: run out ("timeout") or taken, whoever took it. True
+        when `every` (0: never) have run out in a row: the count then starts afresh, as it
+        does when the seat is handed over (Matches._miss), live or replayed."""
         self.missed = self.missed + 1 if kind == "timeout" else 0
+        if not every or self.missed < every:
+            return False
+        self.missed = 0
+        return True
 
 
 @dataclass
