@@ -32,6 +32,13 @@ class Registration:
     add: Callable[[Any, grpc.Server], None]
 
 
+def pending_calls_limit(threads: int) -> int:
+    """How many arrived calls gRPC holds for a server with `threads` call threads before it
+    sheds them: a burst several times its threads (all its feeds reconnecting at once), at
+    a few kilobytes of headers each."""
+    return max(10_000, 4 * threads)
+
+
 LIVENESS = "partida.liveness"  # the health service name a liveness probe asks about
 
 
@@ -69,12 +76,17 @@ class Server:
             options=[("grpc.max_receive_message_length", max_message_bytes),
                      ("grpc.max_send_message_length", response_limit(max_message_bytes)),
                      ("grpc.so_reuseport", 0),
-                     # Calls not yet taken up by a thread: gRPC cancels those beyond 1,000
-                     # by default, and a burst (clients reconnecting their feeds after a
-                     # restart) may bring as many as the server has threads.
-                     ("grpc.server.max_pending_requests", max_workers + max_streams),
-                     ("grpc.server.max_pending_requests_hard_limit",
-                      max(3000, 2 * (max_workers + max_streams)))],
+                     # Calls that arrived but that the server's one serving thread has not
+                     # yet taken up (it waits its turn for the interpreter behind the calls'
+                     # threads). Past the first limit gRPC sheds some of them at random, past
+                     # the second all, answering CANCELLED, which clients read as their own
+                     # giving up and do not retry. Equal and high, they let a burst through
+                     # to the stream slots, which refuse what the server cannot follow
+                     # UNAVAILABLE: retry with backoff.
+                     ("grpc.server.max_pending_requests", pending_calls_limit(
+                         max_workers + max_streams)),
+                     ("grpc.server.max_pending_requests_hard_limit", pending_calls_limit(
+                         max_workers + max_streams))],
         )
         for r in registrations:
             r.add(r.servicer, self.server)
