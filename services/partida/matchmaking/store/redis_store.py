@@ -121,17 +121,19 @@ class RedisTicketStore:
         return self.get(ticket_id)
 
     def searching(self) -> list[Ticket]:
-        pools = list(self._r.smembers(f"{self._p}:pools"))
-        pipe = self._r.pipeline(transaction=False)
-        for pool in pools:
-            pipe.zcard(pool)
-        sizes = pipe.execute()
-        for pool, size in zip(pools, sizes, strict=True):
-            for first in range(0, size, _CHUNK):
-                self._run("load", pool, first, first + _CHUNK - 1, client=pipe)
+        with _reachable():
+            pools = list(self._r.smembers(f"{self._p}:pools"))
+            pipe = self._r.pipeline(transaction=False)
+            for pool in pools:
+                pipe.zcard(pool)
+            sizes = pipe.execute()
+            for pool, size in zip(pools, sizes, strict=True):
+                for first in range(0, size, _CHUNK):
+                    self._run("load", pool, first, first + _CHUNK - 1, client=pipe)
+            chunks = pipe.execute()
         # Chunks are read by rank while other replicas claim, so a ticket may show up twice.
         found = {}
-        for doc in (d for chunk in pipe.execute() for d in chunk):
+        for doc in (d for chunk in chunks for d in chunk):
             # A doc written before a field was added is shorter: the field keeps its default.
             t = Ticket(**dict(zip(_DOC, json.loads(doc), strict=False)))
             found[t.ticket_id] = t
@@ -165,7 +167,11 @@ class RedisTicketStore:
             args = [a for p, value in groups[start:start + _BATCH]
                     for a in (p.request_id, value, len(p.ticket_ids), *p.ticket_ids)]
             self._run(script, *head, *args, client=pipe)
-        return [r for reply in pipe.execute() for r in reply] if groups else []
+        if not groups:
+            return []
+        with _reachable():
+            replies = pipe.execute()
+        return [r for reply in replies for r in reply]
 
     def stale_claims(self, now: float, lease: float, limit: int = 100) -> list[Proposal]:
         payloads = self._run("stale", repr(now), repr(now + lease), limit)
