@@ -11,11 +11,10 @@ import time
 import pytest
 
 from partida.devstack.servers import start_redis, stop
-from partida.matchmaking import matcher as matcher_module
 from partida.matchmaking.matcher import Matcher
 from partida.matchmaking.store import RedisTicketStore
 from partida.matchmaking.tickets import ASSIGNED
-from partida.platform import errors
+from partida.platform import errors, outages
 from tests.unit.matchmaking.factory import POLICY, RecordingCreator, ticket
 from tests.unit.matchmaking.store_contract import NOW
 
@@ -65,7 +64,7 @@ def test_every_step_of_a_round_fails_unavailable_while_redis_is_down(redis_down,
 def test_the_matcher_tells_an_outage_once_and_matches_again_once_redis_is_back(
         redis_down, caplog, monkeypatch):
     store, back = redis_down
-    monkeypatch.setattr(matcher_module, "OUTAGE_WAIT_SECONDS", 0.05, raising=False)
+    monkeypatch.setattr(outages, "OUTAGE_WAIT_SECONDS", 0.05)
     m = Matcher(store, RecordingCreator(), POLICY, interval=0.01)
     caplog.set_level(logging.INFO, logger="partida.matchmaking")
     m.start()
@@ -83,8 +82,8 @@ def test_the_matcher_tells_an_outage_once_and_matches_again_once_redis_is_back(
     assert [store.get(t).status for t in "ab"] == [ASSIGNED, ASSIGNED]
     told = [r for r in caplog.records if r.name == "partida.matchmaking"]
     assert not [r for r in told if r.exc_info], "an outage is not a bug: no traceback"
-    loop = [r.getMessage().split(":")[0] for r in told if r.module == "matcher"]
-    assert loop == ["matchmaking paused", "matchmaking resumed"]
+    loop = [r.getMessage().split(" ")[1] for r in told if r.module == "outages"]
+    assert loop == ["paused", "resumed:"]
 
 
 def _proposals():

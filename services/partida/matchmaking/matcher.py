@@ -23,7 +23,8 @@ from partida.matchmaking.pools import Policy, Proposal, form_matches
 from partida.matchmaking.store.base import TicketStore
 from partida.matchmaking.tickets import Ticket
 from partida.platform import metrics
-from partida.platform.errors import ServiceError, Unavailable
+from partida.platform.errors import ServiceError
+from partida.platform.outages import run_rounds
 
 log = logging.getLogger("partida.matchmaking")
 
@@ -38,9 +39,6 @@ MAX_FAILURE = 300  # characters of a refusal kept as a ticket's failure
 # the same match, is asked again this long after: released, they were matched into another
 # table while the first one kept their seats, never told to anyone.
 RETRY_SECONDS = 5.0
-# How often ticks are tried while the store is out of reach: every tick met the outage and
-# logged it with its traceback, ten times a second.
-OUTAGE_WAIT_SECONDS = 1.0
 # Such a claim is released, and its tickets expire, only after an ask made once they had
 # all expired failed too: released as soon as a failure found them expired, a match made
 # but answered late (or never) left its players told EXPIRED while seated. A refusal the
@@ -268,19 +266,4 @@ class Matcher:
         self._pool.shutdown()
 
     def _run(self) -> None:
-        outage = False
-        while not self._stop.wait(OUTAGE_WAIT_SECONDS if outage else self._interval):
-            try:
-                self.tick()
-            except Unavailable as e:  # the store out of reach: an outage, told once
-                if not outage:
-                    log.warning("matchmaking paused: %s; trying again every %g s", e,
-                                OUTAGE_WAIT_SECONDS)
-                outage = True
-                continue
-            except Exception:  # a bug: keep the loop alive, try again next time
-                log.exception("matchmaking tick failed")
-                continue
-            if outage:
-                log.info("matchmaking resumed: the ticket store answers again")
-            outage = False
+        run_rounds(self.tick, self._stop, self._interval, log, "matchmaking")

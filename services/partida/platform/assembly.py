@@ -22,6 +22,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from partida.platform import metrics
 from partida.platform.auth import Authority
 from partida.platform.config import Settings
+from partida.platform.outages import run_rounds
 from partida.platform.ratelimit import RateLimiter
 from partida.platform.server import Registration, Server
 from partida.platform.service_client import channel_options
@@ -175,14 +176,9 @@ def _channel(cfg: Settings, address: str, proc: Process | None = None,
     return channel
 
 
-def _every(seconds: float, work: Callable[[], Any]) -> Callable[[threading.Event], None]:
-    def loop(stop: threading.Event) -> None:
-        while not stop.wait(seconds):
-            try:
-                work()
-            except Exception:  # a failed round must not stop the loop
-                log.exception("background work failed")
-    return loop
+def _every(seconds: float, work: Callable[[], Any], name: str
+           ) -> Callable[[threading.Event], None]:
+    return lambda stop: run_rounds(work, stop, seconds, log, name)
 
 
 def _rules(cfg: Settings, auth: Authority, store: Any | None,
@@ -227,7 +223,7 @@ def _rules(cfg: Settings, auth: Authority, store: Any | None,
         bots.bind(matches)
     regs.append(Registration("partida.v1.RulesService", RulesServicer(matches, bot_names),
                              rules_pb2_grpc.add_RulesServiceServicer_to_server))
-    proc.loops.append(_every(0.5, matches.watch_clocks))
+    proc.loops.append(_every(0.5, matches.watch_clocks, "the turn clocks"))
     proc.parts["matches"] = matches
     return matches
 

@@ -5,8 +5,15 @@ retry UNAVAILABLE."""
 
 from __future__ import annotations
 
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
 import redis
 from sqlalchemy import exc
+
+from partida.platform.errors import Unavailable
 
 # SQLSTATE classes of a connection lost or refused (08) and of a server shutting down or not
 # yet taking connections (57P01-57P03).
@@ -30,3 +37,31 @@ def out_of_reach(e: BaseException) -> str | None:
         if state is None or str(state).startswith(_GONE):
             return "the database"
     return None
+
+
+# How often background rounds are tried while what they need is out of reach.
+OUTAGE_WAIT_SECONDS = 1.0
+
+
+def run_rounds(work: Callable[[], Any], stop: threading.Event, seconds: float,
+               log: logging.Logger, name: str) -> None:
+    """Runs `work` every `seconds` until `stop` is set. A round that meets an outage (an
+    Unavailable, or a store out of reach) is told once, when the outage starts, and once
+    more when a round goes through again; meanwhile rounds are tried every
+    OUTAGE_WAIT_SECONDS. Each of them had logged its traceback as a bug, as often as ten
+    times a second. Any other failure is logged, with its traceback, and the rounds go on."""
+    outage = False
+    while not stop.wait(OUTAGE_WAIT_SECONDS if outage else seconds):
+        try:
+            work()
+        except Exception as e:
+            if not isinstance(e, Unavailable) and out_of_reach(e) is None:
+                log.exception("%s failed", name)
+            elif not outage:
+                log.warning("%s paused by an outage (%s); trying again every %g s", name, e,
+                            OUTAGE_WAIT_SECONDS)
+                outage = True
+            continue
+        if outage:
+            log.info("%s resumed: the outage is over", name)
+        outage = False
