@@ -178,12 +178,14 @@ def _play_seat(term: Terminal, remote: Remote, game: str, match_id: str, seat: i
     rng = LocalRng()
     # `after`: the last event printed, or told by the view shown (the feed starts past it).
     settled = -1  # views up to this version need nothing more from us
+    bots: dict[int, bool] = {}  # the other seats seen to act: played by a bot?
     while True:
         feed = remote.follow(match_id, seat, after)
         try:
             for events, item in _batches(feed):
                 if item is not None:
                     narrator.learn(json.loads(item.view.data_json))
+                    _tell_bot_seats(term, item.decision, seat, bots)
                 for event in events:
                     if event.version > shown:
                         _say_event(term, narrator, event)
@@ -204,6 +206,17 @@ def _play_seat(term: Terminal, remote: Remote, game: str, match_id: str, seat: i
             term.say(f"Match over: {look.outcome.reason}", style="bold")
             return True
         # The feed ended before the match did: follow it again from the last event.
+
+
+def _tell_bot_seats(term: Terminal, decision: Any, seat: int, bots: dict[int, bool]) -> None:
+    """Say when another seat to act is played by a bot (a bot's from the start, or a
+    player's handed over), and when its player has taken it back."""
+    for other in decision.seats:
+        now = other in decision.bot_seats
+        if other != seat and bots.get(other, False) != now:
+            term.say(f"Seat {other} is played by the server's bot." if now
+                     else f"Seat {other} is played by its player again.")
+        bots[other] = now
 
 
 def _decide(term: Terminal, remote: Remote, renderer: Any, narrator: Any, match_id: str,

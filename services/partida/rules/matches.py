@@ -54,7 +54,15 @@ from partida.rules.randomness import (
     replay_action,
     replay_setup,
 )
-from partida.rules.session import MAX_MISSED, SeatMeta, Session, SessionStore, Wake, seats_mark
+from partida.rules.session import (
+    MAX_MISSED,
+    SeatMeta,
+    Session,
+    SessionStore,
+    Wake,
+    played_by_bots,
+    seats_mark,
+)
 
 # A bot's turn takes milliseconds when all is well; one not taken after this long is queued
 # again (its task may have died with a worker). Repeats are harmless: a turn's request id is
@@ -97,6 +105,7 @@ class Result:
     # The seat that acted: the events are projected for it, so a repeat is answered to that
     # seat only (-1: a result cached before this was kept; the log then says whose it is).
     seat: int = -1
+    bot_seats: list[int] = field(default_factory=list)  # those of to_act a bot plays
 
     def to_json(self) -> str:
         """Kept for an immediate repeat; without the next decision, which a repeat would
@@ -609,7 +618,7 @@ class Matches:
             self._arm(s, game, state)
             to_act = list(game.to_act(state))
             result = Result(s.game_id, version, project(stored, seat), s.outcome, to_act,
-                            s.deadline, seat=seat)
+                            s.deadline, seat=seat, bot_seats=played_by_bots(s.seats, to_act))
             listed: dict[int, list[Action]] = {}
             if seat in to_act and kind != "resign":
                 listed[seat] = self._legal_actions(s, game, state, seat)

@@ -4,6 +4,7 @@ games' typed messages filled in by their adapters."""
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from functools import cache, lru_cache
 from typing import Any, overload
 
@@ -98,8 +99,10 @@ def match(s: Session, seed: bytes = b"", version: int | None = None) -> common_p
         bot_after_missed_decisions=s.bot_after_missed)
 
 
-def decision(seats: tuple[int, ...] | list[int], deadline: float) -> common_pb2.Decision:
-    d = common_pb2.Decision(seats=list(seats))
+def decision(seats: Sequence[int], deadline: float, bots: Sequence[int] = ()
+             ) -> common_pb2.Decision:
+    """Who must act, by when, and which of them a bot plays."""
+    d = common_pb2.Decision(seats=list(seats), bot_seats=list(bots))
     if deadline and seats:
         d.deadline.CopyFrom(timestamp(deadline))
     return d

@@ -18,7 +18,7 @@ from partida.platform.calls import caller, failure_status, unexpected_status
 from partida.platform.errors import InvalidArgument, OutOfRange, ServiceError
 from partida.rules import protos
 from partida.rules.matches import Matches
-from partida.rules.session import SeatMeta, Wake
+from partida.rules.session import SeatMeta, Wake, played_by_bots
 from partida.v1 import common_pb2, rules_pb2, rules_pb2_grpc
 
 # How long a live feed waits on a quiet match before it looks again. A feed whose caller
@@ -127,7 +127,8 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         typed = not request.json_only
         response = rules_pb2.GetViewResponse(
             view=protos.view(s.game_id, look.version, look.view, typed),
-            decision=protos.decision(look.to_act, look.deadline),
+            decision=protos.decision(look.to_act, look.deadline,
+                                     played_by_bots(s.seats, look.to_act)),
             actions=[protos.action(s.game_id, a, typed) for a in look.actions],
             default_action_id=look.default, last_sequence=look.last_sequence)
         if look.outcome is not None:
@@ -139,7 +140,8 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
                                                          require_player(caller()))
         return rules_pb2.ListLegalActionsResponse(
             version=s.version, actions=[protos.action(s.game_id, a) for a in actions],
-            default_action_id=default, decision=protos.decision(to_act, s.deadline))
+            default_action_id=default, decision=protos.decision(
+                to_act, s.deadline, played_by_bots(s.seats, to_act)))
 
     def SubmitAction(self, request: Any, context: Any) -> Any:  # noqa: N802
         principal = require_player(caller())
@@ -153,7 +155,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         response = rules_pb2.SubmitActionResponse(
             version=result.version,
             events=[protos.event(result.game_id, e, typed) for e in result.events],
-            decision=protos.decision(result.to_act, result.deadline),
+            decision=protos.decision(result.to_act, result.deadline, result.bot_seats),
             next_actions=[protos.action(result.game_id, Action(*a), typed)
                           for a in result.next_actions],
             next_default_action_id=result.next_default)
@@ -197,7 +199,8 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
                 # A delayed spectator's view and decision are those of the lagging state.
                 yield rules_pb2.StreamMatchResponse(
                     view=protos.view(s.game_id, look.version, look.view),
-                    decision=protos.decision(look.to_act, look.deadline))
+                    decision=protos.decision(look.to_act, look.deadline,
+                                             played_by_bots(s.seats, look.to_act)))
             if s.status == "finished" and after >= s.event_seq and not events:
                 return
             # Nothing kept across the next wait: a process follows up to thousands of feeds,

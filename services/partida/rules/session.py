@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict, defaultdict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
@@ -63,6 +63,11 @@ class SeatMeta:
             return False
         self.missed = 0
         return True
+
+
+def played_by_bots(seats: Sequence[SeatMeta], to_act: Iterable[int]) -> list[int]:
+    """Those of the seats `to_act` whose decision a bot takes."""
+    return [i for i in to_act if seats[i].controller == "bot"]
 
 
 @dataclass

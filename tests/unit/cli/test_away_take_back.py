@@ -74,3 +74,21 @@ def test_a_seat_handed_over_while_the_person_chose_is_taken_back(tmp_path):
         assert live.version == 1 + (person.choices > 1)
     finally:
         server.stop(0)
+
+
+def test_the_terminal_says_when_another_seat_goes_to_a_bot_and_comes_back():
+    """`client play` follows Decision.bot_seats: a seat to act that a bot plays is told once,
+    and once more when its player is back; the player's own seat is not (taking it back is
+    _decide's)."""
+    out = Console(file=io.StringIO(), width=200)
+    term = Terminal(out=out, err=Console(file=io.StringIO(), width=200))
+    bots: dict[int, bool] = {}
+    for seats, played in (([1], []), ([1], [1]), ([0, 1], [0, 1]), ([1], [1]), ([1], []),
+                          ([2], [2])):
+        client._tell_bot_seats(term, common_pb2.Decision(seats=seats, bot_seats=played), 0,
+                               bots)
+    assert out.file.getvalue().splitlines() == [
+        "Seat 1 is played by the server's bot.",
+        "Seat 1 is played by its player again.",
+        "Seat 2 is played by the server's bot.",
+    ]

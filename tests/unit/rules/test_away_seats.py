@@ -10,7 +10,7 @@ from partida.platform.errors import FailedPrecondition, InvalidArgument
 from partida.rules.ledger import LocalLedger
 from partida.rules.matches import Matches
 from partida.rules.session import MAX_MISSED, MemorySessionStore
-from partida.v1 import rules_pb2
+from partida.v1 import common_pb2, rules_pb2
 
 from .conftest import ALICE, BOB, Dice, new_match, rid, served
 from .test_bot_turns import KeepingScheduler
@@ -211,3 +211,49 @@ def test_the_servers_default_is_its_setting(tmp_path, monkeypatch):
     monkeypatch.setenv("PARTIDA_BOT_AFTER_MISSED_DECISIONS", str(MAX_MISSED + 1))
     with pytest.raises(ValueError):
         Settings()
+
+
+def test_every_decision_a_client_reads_tells_which_seats_a_bot_plays(store, clock):
+    """Decision.bot_seats, in GetView, ListLegalActions, SubmitAction and the live feed: the
+    other players learn that an away player's seat is played by a bot, and again that its
+    player took it back."""
+    matches = _matches(store, clock)
+    s = new_match(matches, bot_after_missed=1)
+    _alice_misses(matches, clock, s.match_id)
+    assert matches.session(s.match_id).seats[0].controller == "bot"
+    while _to_act(matches, s.match_id) == 0:  # her bot's decisions (no worker plays them)
+        clock.now = matches.session(s.match_id).deadline + 1
+        matches.expire_decisions()
+    with served(matches, "bob") as (stub, bob):
+        submitted = None
+        while _to_act(matches, s.match_id) != 0:
+            legal = stub.ListLegalActions(rules_pb2.ListLegalActionsRequest(
+                match_id=s.match_id, seat=1), metadata=bob)
+            assert list(legal.decision.bot_seats) == []  # Bob's own decision: his
+            submitted = stub.SubmitAction(rules_pb2.SubmitActionRequest(
+                match_id=s.match_id, seat=1, expected_version=legal.version, request_id=rid(),
+                action=common_pb2.Action(action_id=legal.default_action_id)), metadata=bob)
+        assert submitted is not None and 0 in submitted.decision.seats
+        assert list(submitted.decision.bot_seats) == [0]
+        look = stub.GetView(rules_pb2.GetViewRequest(match_id=s.match_id, seat=1), metadata=bob)
+        assert list(look.decision.bot_seats) == [0]
+        feed = stub.StreamMatch(rules_pb2.StreamMatchRequest(match_id=s.match_id, seat=1),
+                                metadata=bob, timeout=10)
+        shown = next(item for item in feed if item.HasField("view"))
+        feed.cancel()
+        assert list(shown.decision.seats) == [0] and list(shown.decision.bot_seats) == [0]
+
+        matches.set_controller(s.match_id, 0, "human", "", ALICE)  # she is back
+        look = stub.GetView(rules_pb2.GetViewRequest(match_id=s.match_id, seat=1), metadata=bob)
+        assert list(look.decision.seats) == [0] and list(look.decision.bot_seats) == []
+
+
+def test_a_bot_seat_from_the_start_is_listed_when_it_is_to_act(store, clock):
+    matches = _matches(store, clock)
+    s = new_match(matches, players=("alice",), bots=("random",))
+    while _to_act(matches, s.match_id) == 0:
+        _alice_acts(matches, s.match_id)
+    with served(matches, "alice") as (stub, alice):
+        look = stub.GetView(rules_pb2.GetViewRequest(match_id=s.match_id, seat=0),
+                            metadata=alice)
+    assert list(look.decision.seats) == [1] and list(look.decision.bot_seats) == [1]
