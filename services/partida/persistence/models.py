@@ -216,3 +216,27 @@ class CampaignMember(Base):
     player_id: Mapped[str] = mapped_column(sa.Text, primary_key=True)
     team: Mapped[str] = mapped_column(sa.Text)
     position: Mapped[int]  # the player's place in the team's list
+
+
+class TicketRecord(Base):
+    """A matchmaking ticket of the one-process server (matchmaking/store/journal), which has
+    no Redis: kept so that a restart loses no ticket it acknowledged. Owned by its
+    matchmaker; the split stack keeps its tickets in Redis instead."""
+
+    __tablename__ = "matchmaking_tickets"
+
+    ticket_id: Mapped[str] = mapped_column(sa.Text, primary_key=True)
+    request_id: Mapped[str] = mapped_column(sa.Text)  # the opening call's, for its repeats
+    ticket_json: Mapped[str] = mapped_column(sa.Text)
+    claim: Mapped[str | None] = mapped_column(sa.Text)  # the request id of its claim
+    forget_at: Mapped[float | None] = mapped_column(sa.Float)  # ended: forgotten then
+
+
+class ClaimRecord(Base):
+    """A table the matchmaker has claimed tickets for and is creating (TicketRecord)."""
+
+    __tablename__ = "matchmaking_claims"
+
+    request_id: Mapped[str] = mapped_column(sa.Text, primary_key=True)
+    lease_end: Mapped[float] = mapped_column(sa.Float)
+    proposal_json: Mapped[str] = mapped_column(sa.Text)

@@ -110,6 +110,7 @@ def _locked_match(session: Session, match_id: str) -> models.Match:
 
 class PersistenceStore(DiceStreams, campaigns.Campaigns):
     def __init__(self, engine: sa.Engine) -> None:
+        self.engine = engine
         self._read = session_factory(engine)
         self._write = session_factory(engine, write=True)
         # Plain connections for the calls made for every match (a rating read per ticket, the

@@ -235,10 +235,17 @@ def _matchmaking(cfg: Settings, auth: Authority, store: Any | None, matches: Any
     from partida.matchmaking.pools import Policy, catalog_of
     from partida.matchmaking.service import MatchmakingServicer, registration
     from partida.matchmaking.store import MemoryTicketStore, RedisTicketStore
+    from partida.matchmaking.store.journal import TicketJournal
     from partida.rules.clients import PersistenceRatings, RulesCreator
 
     token = auth.service_token("matchmaking")
-    tickets = RedisTicketStore(cfg.redis_url) if cfg.redis_url else MemoryTicketStore()
+    if cfg.redis_url:
+        tickets: Any = RedisTicketStore(cfg.redis_url)
+    elif store is not None:  # one process: its tickets kept in its database too
+        tickets = MemoryTicketStore(journal=TicketJournal(store.engine))
+        proc.checks.append(("the matchmaking tickets kept", tickets.recover))
+    else:
+        tickets = MemoryTicketStore()
     if cfg.redis_url and matches is None:  # with the rules service here, it checks Redis
         _redis(cfg.redis_url, proc)
     ratings = (StoreRatings(store) if store is not None

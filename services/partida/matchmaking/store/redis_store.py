@@ -140,7 +140,7 @@ class RedisTicketStore:
         return list(found.values())
 
     def claim(self, proposals: Sequence[Proposal], now: float, lease: float) -> list[bool]:
-        groups = [(p, _proposal_json(p)) for p in proposals]
+        groups = [(p, p.to_json()) for p in proposals]
         return [bool(ok) for ok in self._batched("claim", [repr(now), repr(now + lease)],
                                                  groups)]
 
@@ -175,7 +175,7 @@ class RedisTicketStore:
 
     def stale_claims(self, now: float, lease: float, limit: int = 100) -> list[Proposal]:
         payloads = self._run("stale", repr(now), repr(now + lease), limit)
-        return [_proposal(json.loads(p)) for p in payloads]
+        return [Proposal.from_json(p) for p in payloads]
 
     def expire(self, now: float) -> int:
         return int(self._run("expire", repr(now), self._retain))
@@ -248,14 +248,3 @@ def _decode(h: dict[Any, Any]) -> Ticket | None:  # str -> str: decode_responses
     # A ticket stored before a field was added lacks it: the field keeps its default.
     return Ticket(**{f.name: _DECODE.get(f.name, str)(h[f.name])
                      for f in dataclasses.fields(Ticket) if f.name in h})
-
-
-def _proposal_json(p: Proposal) -> str:
-    # by hand: dataclasses.asdict's deep copy was a tenth of a big tick
-    return json.dumps({f.name: getattr(p, f.name) for f in dataclasses.fields(p)})
-
-
-def _proposal(d: dict[str, Any]) -> Proposal:
-    return Proposal(**{**d, "ticket_ids": tuple(d["ticket_ids"]),
-                       "player_ids": tuple(d["player_ids"]),
-                       "campaign_teams": tuple(d.get("campaign_teams", ()))})
