@@ -208,9 +208,11 @@ def _play_seat(term: Terminal, remote: Remote, game: str, match_id: str, seat: i
         # The feed ended before the match did: follow it again from the last event.
 
 
-def _tell_bot_seats(term: Terminal, decision: Any, seat: int, bots: dict[int, bool]) -> None:
-    """Say when another seat to act is played by a bot (a bot's from the start, or a
-    player's handed over), and when its player has taken it back."""
+def _tell_bot_seats(term: Terminal, decision: Any, seat: int | None,
+                    bots: dict[int, bool]) -> None:
+    """Say when a seat to act other than `seat` (None: a spectator's) is played by a bot (a
+    bot's from the start, or a player's handed over), and when its player has taken it
+    back."""
     for other in decision.seats:
         now = other in decision.bot_seats
         if other != seat and bots.get(other, False) != now:
@@ -329,6 +331,7 @@ def watch(match_id: str, server: str = SERVER, api_key: str = API_KEY,
         for views in _views_after(remote.match_log(match_id)):
             for seen in views:
                 narrator.learn(seen)
+    bots: dict[int, bool] = {}
     for events, item in _batches(remote.follow(match_id, None)):
         if item is not None:
             view = json.loads(item.view.data_json)
@@ -337,6 +340,7 @@ def watch(match_id: str, server: str = SERVER, api_key: str = API_KEY,
             _say_event(term, narrator, event)
         if item is not None:
             term.show(renderer.render(view))
+            _tell_bot_seats(term, item.decision, None, bots)
     term.say("The match is over.")
 
 

@@ -92,3 +92,17 @@ def test_the_terminal_says_when_another_seat_goes_to_a_bot_and_comes_back():
         "Seat 1 is played by its player again.",
         "Seat 2 is played by the server's bot.",
     ]
+
+
+def test_a_spectator_is_told_of_every_seat_a_bot_plays():
+    """`client watch` (no seat of its own) is told of each seat, the first included."""
+    out = Console(file=io.StringIO(), width=200)
+    term = Terminal(out=out, err=Console(file=io.StringIO(), width=200))
+    bots: dict[int, bool] = {}
+    for seats, played in (([0], [0]), ([1], []), ([0], [0]), ([0], [])):
+        client._tell_bot_seats(term, common_pb2.Decision(seats=seats, bot_seats=played), None,
+                               bots)
+    assert out.file.getvalue().splitlines() == [
+        "Seat 0 is played by the server's bot.",
+        "Seat 0 is played by its player again.",
+    ]
