@@ -243,7 +243,7 @@ def _matchmaking(cfg: Settings, auth: Authority, store: Any | None, matches: Any
         tickets: Any = RedisTicketStore(cfg.redis_url)
     elif store is not None:  # one process: its tickets kept in its database too
         tickets = MemoryTicketStore(journal=TicketJournal(store.engine))
-        proc.checks.append(("the matchmaking tickets kept", tickets.recover))
+        proc.checks.append(("the matchmaking tickets' journal", tickets.recover))
     else:
         tickets = MemoryTicketStore()
     if cfg.redis_url and matches is None:  # with the rules service here, it checks Redis
