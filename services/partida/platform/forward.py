@@ -78,6 +78,14 @@ def _metadata(context: grpc.ServicerContext) -> list[tuple[str, str]]:
     return [*passed, ("x-request-id", request_id_var.get())]
 
 
+def _cancelled_with(context: grpc.ServicerContext, upstream: Any) -> None:
+    """Cancel the `upstream` call when this call ends, or now if it has already ended: a
+    client that went away between the two calls starting was seen by no callback, and the
+    call behind ran on (as CI saw, 2026-12-07)."""
+    if not context.add_callback(upstream.cancel):
+        upstream.cancel()
+
+
 def _timeout(context: grpc.ServicerContext) -> float | None:
     """The caller's deadline, passed on; a call without one reports centuries, which would
     overflow the outgoing deadline."""
@@ -90,7 +98,7 @@ def _unary(call: Any) -> Callable[[bytes, grpc.ServicerContext], bytes]:
         pending = call.future(request, metadata=_metadata(context), timeout=_timeout(context))
         # The client went away: the call behind goes too (it ran on to its own end, or to
         # the client's deadline, holding a thread of each service meanwhile).
-        context.add_callback(pending.cancel)
+        _cancelled_with(context, pending)
         try:
             return pending.result()
         except grpc.FutureCancelledError:
@@ -105,7 +113,7 @@ def _unary(call: Any) -> Callable[[bytes, grpc.ServicerContext], bytes]:
 def _stream(call: Callable[..., Any]) -> Callable[[bytes, grpc.ServicerContext], Iterator[bytes]]:
     def forward(request: bytes, context: grpc.ServicerContext) -> Iterator[bytes]:
         responses = call(request, metadata=_metadata(context), timeout=_timeout(context))
-        context.add_callback(responses.cancel)  # the client went away: stop the upstream too
+        _cancelled_with(context, responses)  # the client went away: stop the upstream too
         try:
             yield from responses
         except grpc.RpcError as e:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 import shlex
 import signal
+import threading
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -105,17 +107,46 @@ def _hand_to_a_bot(remote: Any, match_id: str, seat: int) -> None:
         match_id=match_id, seat=seat, controller=common_pb2.SEAT_CONTROLLER_BOT))
 
 
+def _partner_plays_while_seat_is_a_players(partner: Any, match_id: str, seat: int,
+                                           stop: threading.Event) -> None:
+    """The other seat (1), played to the end of the match, but never while `seat` is a
+    server bot's: with a bot on both seats the match raced to its end before the rejoin
+    could take the seat back (a CI run of 2026-12-07)."""
+    while not stop.is_set():
+        _, _, to_act, outcome = partner.view(match_id, 1)
+        if outcome is not None:
+            return
+        if 1 in to_act and (partner.match(match_id).seats[seat].controller
+                            == common_pb2.SEAT_CONTROLLER_HUMAN):
+            play_one(partner, match_id, 1)
+        else:
+            time.sleep(0.02)
+
+
 def test_a_seat_handed_to_a_bot_is_taken_back(stack):
     """A seat handed to a server bot (SetSeatController) while its player was away: the
     rejoin takes it back and plays it (here with a local bot) to the end, printing only what
     happens after the view it starts from, each event once."""
     name = f"returner-{uuid.uuid4().hex[:6]}"
-    remote = player(stack, name)
-    match_id, seat = seat_in_match(remote, seats=2)
-    for _ in range(3):  # events the view the rejoin starts from tells already
-        play_one(remote, match_id, seat)
-    _hand_to_a_bot(remote, match_id, seat)
-    result = _client(stack, "rejoin", match_id, "--auto", "heuristic", name=name)
+    remote, partner = player(stack, name), player(stack)
+    svc = as_service(stack)
+    match_id = svc.call(svc.rules, "CreateMatch", rules_pb2.CreateMatchRequest(
+        game_id="montanas", scenario_id="standard", request_id=uuid.uuid4().hex,
+        seats=[rules_pb2.SeatRequest(player_id=remote.player_id),
+               rules_pb2.SeatRequest(player_id=partner.player_id)],
+        options_json='{"first_seat": 0}')).match.match_id
+    seat, stop = 0, threading.Event()
+    other = threading.Thread(target=_partner_plays_while_seat_is_a_players,
+                             args=(partner, match_id, seat, stop), daemon=True)
+    other.start()
+    try:
+        for _ in range(3):  # events the view the rejoin starts from tells already
+            play_one(remote, match_id, seat)
+        _hand_to_a_bot(remote, match_id, seat)
+        result = _client(stack, "rejoin", match_id, "--auto", "heuristic", name=name)
+    finally:
+        stop.set()
+        other.join(10)
     assert result.exit_code == 0, result.output
     assert f"Seat {seat} was handed to a bot while you were away" in result.output
     assert "Match over:" in result.output

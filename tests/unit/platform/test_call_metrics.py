@@ -7,6 +7,7 @@ import threading
 from collections.abc import Iterator
 
 import grpc
+import pytest
 from prometheus_client import REGISTRY
 
 from partida.platform.auth import Authority
@@ -130,3 +131,56 @@ def test_a_call_the_client_gives_up_is_given_up_behind_the_front_door_too():
         front.stop(0)
         target.stop(0)
         upstream.close()
+
+
+class _Ended:
+    """The context of a call its client already left: callbacks are refused (gRPC's
+    add_callback answers False once the call has ended), and aborting raises as gRPC's does."""
+
+    def add_callback(self, callback) -> bool:
+        return False
+
+    def invocation_metadata(self):
+        return ()
+
+    def time_remaining(self):
+        return None
+
+    def is_active(self) -> bool:
+        return False
+
+    def abort(self, code, details):
+        raise grpc.RpcError(details)
+
+
+class _Upstream:
+    """The call behind the front door: records whether it was cancelled."""
+
+    def __init__(self) -> None:
+        self.cancelled = False
+
+    def cancel(self) -> bool:
+        self.cancelled = True
+        return True
+
+    def result(self):
+        raise grpc.FutureCancelledError()
+
+    def __iter__(self):
+        return iter(())
+
+
+def test_a_client_gone_before_the_call_behind_started_cancels_it_at_once():
+    """The race the test above met in CI (2026-12-07): the client left between the call
+    behind starting and the front door asking to hear of its end. gRPC then never calls
+    the callback, and the call behind ran on to its own end."""
+    from partida.platform import forward
+
+    behind = _Upstream()
+    unary = forward._unary(type("Stub", (), {"future": lambda self, *a, **k: behind})())
+    with pytest.raises(grpc.RpcError):  # answered CANCELLED, to a client that is gone
+        unary(b"", _Ended())
+    assert behind.cancelled
+    streamed = _Upstream()
+    assert list(forward._stream(lambda *a, **k: streamed)(b"", _Ended())) == []
+    assert streamed.cancelled
