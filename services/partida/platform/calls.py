@@ -25,7 +25,7 @@ from partida.platform.errors import (
     Unauthenticated,
     Unavailable,
 )
-from partida.platform.outages import out_of_reach
+from partida.platform.outages import OUTAGE_WARNINGS, out_of_reach
 from partida.platform.ratelimit import RateLimiter, client_address
 from partida.platform.stream_slots import StreamSlots
 from partida.platform.validation import MAX_ID
@@ -341,7 +341,7 @@ def unexpected_status(e: Exception) -> tuple[grpc.StatusCode, str]:
     INTERNAL with the request id to quote, logged in full."""
     gone = out_of_reach(e)
     if gone is not None:  # the cause's text is left out of the log: it may quote a statement
-        log.warning("%s is out of reach (%s)", gone, type(e).__name__)
+        OUTAGE_WARNINGS.warn(log, gone, type(e).__name__)
         return grpc.StatusCode.UNAVAILABLE, f"{gone} is out of reach; retry"
     log.error("unexpected failure", exc_info=e)
     rid = request_id_var.get()  # the client's own, or one made up: quoted only if sound

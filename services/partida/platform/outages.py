@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -38,6 +39,33 @@ def out_of_reach(e: BaseException) -> str | None:
             return "the database"
     return None
 
+
+class OutageWarnings:
+    """Warnings of a store out of reach, at most one every `every` seconds for each store. An
+    outage meets every call, and a warning for each of them buried the log (a thousand
+    clients retrying once a second, a thousand lines a second); each warning now says how
+    many calls met the outage since the one before."""
+
+    def __init__(self, every: float = 10.0, clock: Callable[[], float] = time.monotonic
+                 ) -> None:
+        self._every, self._clock = every, clock
+        self._lock = threading.Lock()
+        self._last: dict[str, tuple[float, int]] = {}  # store -> (last warned, calls since)
+
+    def warn(self, log: logging.Logger, store: str, detail: str) -> None:
+        """One call met `store` out of reach (`detail`: the error, for the log)."""
+        now = self._clock()
+        with self._lock:
+            last, since = self._last.get(store, (None, 0))
+            if last is not None and now - last < self._every:
+                self._last[store] = (last, since + 1)
+                return
+            self._last[store] = (now, 0)
+        more = f"; {since} more calls met it since the last warning" if since else ""
+        log.warning("%s is out of reach (%s)%s", store, detail, more)
+
+
+OUTAGE_WARNINGS = OutageWarnings()
 
 # How often background rounds are tried while what they need is out of reach.
 OUTAGE_WAIT_SECONDS = 1.0

@@ -80,3 +80,31 @@ def test_background_rounds_tell_an_outage_once_and_a_bug_every_time(caplog, monk
         ("WARNING", "the test rounds paused by an outage", False),
         ("INFO", "the test rounds resumed", False),
     ]
+
+
+def test_an_outage_is_warned_of_once_every_interval_per_store_with_the_calls_since(caplog):
+    """Every call meets an outage: one warning each buried the log. At most one per store
+    every `every` seconds, each saying how many calls met it since the one before."""
+    import logging
+
+    from partida.platform.outages import OutageWarnings
+
+    clock = [0.0]
+    warnings = OutageWarnings(every=10.0, clock=lambda: clock[0])
+    log = logging.getLogger("partida.test-outage-warnings")
+    caplog.set_level(logging.WARNING, logger=log.name)
+    for at in (0.0, 1.0, 2.0, 9.9):
+        clock[0] = at
+        warnings.warn(log, "the session store", "ConnectionError")
+    warnings.warn(log, "the database", "OperationalError")  # another store: its own
+    clock[0] = 10.0
+    warnings.warn(log, "the session store", "ConnectionError")
+    clock[0] = 25.0
+    warnings.warn(log, "the session store", "ConnectionError")
+    assert [r.getMessage() for r in caplog.records if r.name == log.name] == [
+        "the session store is out of reach (ConnectionError)",
+        "the database is out of reach (OperationalError)",
+        "the session store is out of reach (ConnectionError); 3 more calls met it since the "
+        "last warning",
+        "the session store is out of reach (ConnectionError)",
+    ]

@@ -37,6 +37,7 @@ from partida.matchmaking.store.lua import PRELUDE, SCRIPTS
 from partida.matchmaking.tickets import Ticket
 from partida.platform import errors
 from partida.platform.notify import Notifier, Watch
+from partida.platform.outages import OUTAGE_WARNINGS
 
 log = logging.getLogger("partida.matchmaking")
 
@@ -229,7 +230,7 @@ def _reachable() -> Iterator[None]:
         yield
     except (redis.ConnectionError, redis.TimeoutError) as e:
         # The cause (host, port) is for the logs, not for callers.
-        log.warning("the ticket store is out of reach: %s", e)
+        OUTAGE_WARNINGS.warn(log, "the ticket store", str(e))
         raise errors.Unavailable("the ticket store is out of reach; try again") from e
 
 
