@@ -63,6 +63,7 @@ class Server:
         self.streams = StreamSlots(max_streams, streams_per_player)
         self._names = [r.service_name for r in registrations]
         passed = [n for h in handlers for n in getattr(h, "service_names", ())]
+        pending = pending_calls_limit(max_workers + max_streams)
         self.server = grpc.server(
             futures.ThreadPoolExecutor(max_workers=max_workers + max_streams,
                                        thread_name_prefix="grpc"),
@@ -83,10 +84,8 @@ class Server:
                      # giving up and do not retry. Equal and high, they let a burst through
                      # to the stream slots, which refuse what the server cannot follow
                      # UNAVAILABLE: retry with backoff.
-                     ("grpc.server.max_pending_requests", pending_calls_limit(
-                         max_workers + max_streams)),
-                     ("grpc.server.max_pending_requests_hard_limit", pending_calls_limit(
-                         max_workers + max_streams))],
+                     ("grpc.server.max_pending_requests", pending),
+                     ("grpc.server.max_pending_requests_hard_limit", pending)],
         )
         for r in registrations:
             r.add(r.servicer, self.server)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextvars
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -18,7 +18,7 @@ from partida.platform.calls import caller, failure_status, unexpected_status
 from partida.platform.errors import InvalidArgument, OutOfRange, ServiceError
 from partida.rules import protos
 from partida.rules.matches import Matches
-from partida.rules.session import SeatMeta, Wake, played_by_bots
+from partida.rules.session import SeatMeta, Session, Wake, played_by_bots
 from partida.v1 import common_pb2, rules_pb2, rules_pb2_grpc
 
 # How long a live feed waits on a quiet match before it looks again. A feed whose caller
@@ -27,6 +27,11 @@ STREAM_WAIT_SECONDS = 20.0
 MAX_SEATS = 16
 MAX_CREATES = 100  # matches per CreateMatches call
 CREATORS = 16  # matches of CreateMatches calls created at once, in all
+
+
+def _decision(s: Session, to_act: Sequence[int], deadline: float) -> common_pb2.Decision:
+    """Who of `s` must act, by when, and which of them its bots play."""
+    return protos.decision(to_act, deadline, played_by_bots(s.seats, to_act))
 
 
 def _seat_arg(request: Any) -> int | None:
@@ -127,8 +132,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         typed = not request.json_only
         response = rules_pb2.GetViewResponse(
             view=protos.view(s.game_id, look.version, look.view, typed),
-            decision=protos.decision(look.to_act, look.deadline,
-                                     played_by_bots(s.seats, look.to_act)),
+            decision=_decision(s, look.to_act, look.deadline),
             actions=[protos.action(s.game_id, a, typed) for a in look.actions],
             default_action_id=look.default, last_sequence=look.last_sequence)
         if look.outcome is not None:
@@ -140,8 +144,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
                                                          require_player(caller()))
         return rules_pb2.ListLegalActionsResponse(
             version=s.version, actions=[protos.action(s.game_id, a) for a in actions],
-            default_action_id=default, decision=protos.decision(
-                to_act, s.deadline, played_by_bots(s.seats, to_act)))
+            default_action_id=default, decision=_decision(s, to_act, s.deadline))
 
     def SubmitAction(self, request: Any, context: Any) -> Any:  # noqa: N802
         principal = require_player(caller())
@@ -199,8 +202,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
                 # A delayed spectator's view and decision are those of the lagging state.
                 yield rules_pb2.StreamMatchResponse(
                     view=protos.view(s.game_id, look.version, look.view),
-                    decision=protos.decision(look.to_act, look.deadline,
-                                             played_by_bots(s.seats, look.to_act)))
+                    decision=_decision(s, look.to_act, look.deadline))
             if s.status == "finished" and after >= s.event_seq and not events:
                 return
             # Nothing kept across the next wait: a process follows up to thousands of feeds,

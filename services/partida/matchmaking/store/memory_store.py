@@ -211,7 +211,7 @@ class MemoryTicketStore:
 
     def _write_through(self) -> None:
         if self._journal is None or not (self._changed or self._claims_changed):
-            self._changed.clear()
+            self._changed.clear()  # nothing to keep them for (no journal), or nothing changed
             self._claims_changed.clear()
             return
         kept = [i for i in self._changed if i in self._tickets]
