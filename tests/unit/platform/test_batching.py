@@ -123,3 +123,44 @@ def test_a_failing_idle_hook_stalls_nobody():
     b = Batcher(handle, idle=idle)
     assert [b.run("k", n) for n in range(3)] == [0, 1, 2]
     assert not b._leading
+
+
+def test_a_leader_returns_once_its_own_item_is_handled_and_the_next_caller_leads():
+    # A leader that went on handling the batches that arrived while it led would keep its
+    # own caller waiting behind all of them; it hands the lead to the oldest caller instead.
+    holds = {"first": threading.Event(), "second": threading.Event()}
+    handled_by: dict[str, str] = {}
+
+    def handle(batch):
+        for p in batch:
+            handled_by[p.payload] = threading.current_thread().name
+        if batch[0].payload in holds:
+            holds[batch[0].payload].wait(5)
+        for p in batch:
+            p.result = p.payload
+
+    b = Batcher(handle)
+    returned: list[str] = []
+    threads = {v: threading.Thread(target=lambda v=v: returned.append(b.run(v, v)), name=v)
+               for v in ("first", "second", "third")}
+    threads["first"].start()
+    _until(lambda: "first" in handled_by)
+    for n, v in enumerate(("second", "third"), 1):  # they wait while the first is handled
+        threads[v].start()
+        _until(lambda n=n: len(b._queue) == n)
+    holds["first"].set()
+    threads["first"].join(5)
+    # The first caller is back while the next batch is still being handled, by its own caller.
+    _until(lambda: "third" in handled_by)
+    assert returned == ["first"]
+    assert handled_by == {"first": "first", "second": "second", "third": "second"}
+    holds["second"].set()
+    for t in threads.values():
+        t.join(5)
+    assert sorted(returned) == ["first", "second", "third"] and not b._leading
+
+
+def test_nothing_to_handle_returns_at_once_and_hands_nothing():
+    handled = []
+    b = Batcher(lambda batch: handled.append(batch))
+    assert b.run_all([]) == [] and handled == [] and not b._leading
