@@ -1,6 +1,7 @@
 """Leader/follower batching (platform/batching): what arrives together is handled together,
 each caller keeps its own outcome, and a failed batch fails every caller in it."""
 
+import random
 import threading
 import time
 
@@ -164,3 +165,47 @@ def test_nothing_to_handle_returns_at_once_and_hands_nothing():
     handled = []
     b = Batcher(lambda batch: handled.append(batch))
     assert b.run_all([]) == [] and handled == [] and not b._leading
+
+
+def test_many_callers_at_once_each_get_their_own_outcome_and_none_is_left_waiting():
+    # The hand-over between leaders under contention: every call returns, with its items'
+    # own outcomes, whether its batch failed as a whole, item by item, or not at all.
+    rng = random.Random(7)
+    plan = [[rng.randrange(4) for _ in range(60)] for _ in range(16)]  # items per call
+    idles = []
+
+    def handle(batch):
+        time.sleep(0.0002)  # long enough for others to queue behind the batch
+        if any(p.payload[1] == "whole" for p in batch):
+            raise RuntimeError("the batch failed")
+        for p in batch:
+            if p.payload[1] == "one":
+                p.error = ValueError(p.payload[0])
+            else:
+                p.result = p.payload[0]
+
+    b = Batcher(handle, max_batch=5, idle=lambda: idles.append(1))
+    wrong: list[object] = []
+
+    def caller(t: int) -> None:
+        for c, size in enumerate(plan[t]):
+            kinds = [("fine", "one", "whole")[(t + c + i) % 7 % 3] for i in range(size)]
+            items = b.run_all([(f"k{(t * c + i) % 5}", (f"{t}.{c}.{i}", kind))
+                               for i, kind in enumerate(kinds)])
+            for i, (item, kind) in enumerate(zip(items, kinds, strict=True)):
+                # A batch failed as a whole fails every item in it, whatever its own kind.
+                ok = (isinstance(item.error, RuntimeError)
+                      or (kind == "one" and isinstance(item.error, ValueError))
+                      or (kind == "fine" and item.result == f"{t}.{c}.{i}"))
+                if not ok:
+                    wrong.append(item)
+
+    threads = [threading.Thread(target=caller, args=(t,), daemon=True)
+               for t in range(len(plan))]
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + 30
+    for t in threads:
+        t.join(max(0.0, deadline - time.monotonic()))
+    assert not any(t.is_alive() for t in threads), "a caller was left waiting"
+    assert wrong == [] and not b._leading and not b._queue and idles
