@@ -98,7 +98,7 @@ class Batcher:
         idled = False
         while True:
             with self._lock:
-                if mine.left == 0 and self._queue:  # the lead passes on with the batches kept
+                if mine.left == 0 and self._queue:  # done: the oldest pending call leads next
                     heir = self._queue[0][1]
                     heir.leads = True
                     heir.wake.set()
@@ -122,7 +122,7 @@ class Batcher:
                 for item in batch:
                     item.error = item.error or e
             finally:
-                with self._lock:  # read by whoever leads next
+                with self._lock:  # `leads` and `left` change under the lock only
                     for _, call in taken:
                         call.left -= 1
                         if call.left == 0:
