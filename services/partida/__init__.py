@@ -18,9 +18,9 @@ def _serves(argv: list[str]) -> bool:
 # thread waiting on it, not handed to gRPC's EventEngine threads and back. On grpcio 1.85 this
 # took a synchronous echo server 11% less CPU per call and a synchronous caller 10-20% less
 # (tests/bench/floors.py), the embedded server 8-19% less per action and matchmaking 14-19%
-# less per seat (2026-12-07). Interactive clients keep gRPC's defaults: with the setting, three
-# Ctrl-C tests of `partida play` and `partida client watch` failed in one full run of the
-# suite (exit 3, or no exit in 30 s), which I could not reproduce alone. gRPC reads it once,
-# when first imported, hence here; a value the operator sets wins (empty: gRPC's defaults).
+# less per seat (2026-12-07). Other processes (the interactive client, scripts importing
+# partida) keep gRPC's defaults: the saving is the servers', and a process that is not ours
+# to tune is left as it comes. gRPC reads the setting once, when first imported, hence here;
+# a value the operator sets wins (empty: gRPC's defaults).
 if _serves(sys.argv):
     os.environ.setdefault("GRPC_EXPERIMENTS", "-event_engine_client,-event_engine_listener")

@@ -34,6 +34,7 @@ from partida.platform.auth import Authority
 from partida.v1 import common_pb2, rules_pb2
 from tests.e2e.play import play_to_end, player, seat_in_match, wait_for_turn
 from tests.support.serving import embedded
+from tests.support.signals import interruptible
 
 PARTIDA = str(Path(sys.executable).parent / "partida")
 PROMPT = "q = quit > "
@@ -46,7 +47,7 @@ class _Command:
     def __init__(self, address: str, *args: str) -> None:
         env = {**os.environ, "PARTIDA_SERVER": address, "PARTIDA_API_KEY": API_KEY,
                "PYTHONUNBUFFERED": "1", "COLUMNS": "200"}
-        self.proc = subprocess.Popen([PARTIDA, "client", *args], env=env,
+        self.proc = subprocess.Popen(interruptible([PARTIDA, "client", *args]), env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE)
         self.out = b""

@@ -29,6 +29,7 @@ from partida.devstack.stack import API_KEY, Stack
 from partida.engine import Event
 from tests.e2e.play import play_to_end, player, seat_in_match
 from tests.support.serving import embedded
+from tests.support.signals import interruptible
 
 PARTIDA = str(Path(sys.executable).parent / "partida")
 
@@ -180,8 +181,8 @@ def _interrupted_after_its_first_line(command: list[str], env: dict[str, str] | 
     """Runs `command`, presses Ctrl-C once it has printed its first line (it is running then,
     not still importing, which a loaded machine makes slow), and checks that it ends with one
     line and exit 130."""
-    proc = subprocess.Popen(command, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(interruptible(command), env=env, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         ready, _, _ = select.select([proc.stdout], [], [], 60)
         assert ready and proc.stdout is not None and proc.stdout.readline(), proc.communicate()
