@@ -10,8 +10,9 @@ def _serves(argv: list[str]) -> bool:
     """Whether this process is a server (`partida serve ...`) or a bot worker (`celery ...
     worker`), as its command line says: it must be known before anything imports grpc."""
     name = os.path.basename(argv[0]) if argv else ""
-    return (name == "partida" and argv[1:2] == ["serve"]) or (name == "celery" and
-                                                              "worker" in argv[1:])
+    serving = name == "partida" and argv[1:2] == ["serve"]
+    working = name == "celery" and "worker" in argv[1:]
+    return serving or working
 
 
 # In servers and bot workers, gRPC's socket work for synchronous servers and calls done by the
