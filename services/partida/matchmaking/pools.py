@@ -5,10 +5,14 @@ Rules:
 - Tickets pool by (game, seats, campaign): a campaign's tickets only meet each other; within
   a pool a ticket for a scenario only meets tickets for
   the same scenario or for any scenario.
-- Fairness: tickets anchor in age order, oldest first. An anchor takes the oldest compatible
-  tickets whose rating lies within its window ([rating - w, rating + w], w widening the longer
-  the anchor has waited). An anchor that cannot complete its table stays queued, still
-  available to the tables of younger anchors, and the next oldest ticket anchors.
+- Fairness: tickets anchor in age order, oldest first. Every ticket has a rating window
+  ([rating - w, rating + w], w widening the longer it has waited). An anchor takes the
+  oldest compatible tickets that are within its window and that have it within theirs: a
+  ticket that has waited long, with a wide window, does not draw a player who has just
+  arrived into a table the newcomer's own window would refuse; the two meet once the
+  newcomer has waited long enough too. An anchor that cannot complete its table stays
+  queued, still available to the tables of younger anchors, and the next oldest ticket
+  anchors.
 - Bots: an anchor with fill_with_bots that has waited bot_fill_after_seconds completes its
   table with bot seats, taking along only tickets that also accept bots.
 - A player never holds two seats of one table, whatever tickets they have open.
@@ -68,7 +72,8 @@ class Policy:
     sides: Callable[[str, str, int], tuple[str, ...]] = dealt_sides
 
     def window(self, waited: float) -> float:
-        """How far from the anchor's rating a partner may be after `waited` seconds."""
+        """How far from a ticket's rating another at its table may be after it has waited
+        `waited` seconds."""
         steps = max(0, int(waited // self.window_step_seconds))
         return min(self.window_max, self.window_base + self.window_step * steps)
 
@@ -140,30 +145,63 @@ def form_matches(tickets: Iterable[Ticket], now: float, policy: Policy) -> list[
 
 def _match_pool(queue: Sequence[Ticket], now: float, policy: Policy) -> list[Proposal]:
     index = PoolIndex(queue)
+    windows = [policy.window(now - t.created) for t in queue]
+    reach = _Reach(queue, windows, sorted(set(windows), reverse=True))
     proposals = []
     for i, anchor in enumerate(queue):
         if index.taken(i):
             continue
         waited = now - anchor.created
-        window = policy.window(waited)
-        picked = _gather(index, queue, i, window, policy, bots_only=False)
+        picked = _gather(index, queue, i, reach, policy, bots_only=False)
         bots = 0
         if len(picked) < anchor.seats:
             index.put_back(picked)
             if not anchor.fill_with_bots or waited < policy.bot_fill_after_seconds:
                 continue
-            picked = _gather(index, queue, i, window, policy, bots_only=True)
+            picked = _gather(index, queue, i, reach, policy, bots_only=True)
             bots = anchor.seats - len(picked)
         proposals.append(_proposal([queue[j] for j in picked], bots, policy))
     return proposals
 
 
-def _gather(index: PoolIndex, queue: Sequence[Ticket], i: int, window: float,
+@dataclass(frozen=True)
+class _Reach:
+    """Finds an anchor's partners: tickets within its window whose own window holds it.
+
+    The index finds the oldest ticket in a rating range; the second condition is not a range.
+    So the range is asked at each distinct window among the pool's tickets, capped at the
+    anchor's, widest first, and the first answer that is a partner is the oldest partner.
+    Say the oldest is p, with window w: the query of radius min(w, the anchor's) finds p or
+    an older ticket q, and q, older, has a window at least w, so it holds the anchor too: q
+    is a partner, so p. A wider query, asked before, answers p or an older ticket, so any
+    partner it found was p too. A pool's tickets have few distinct windows (the policy's
+    steps), and most anchors take the oldest ticket of the widest range at once."""
+
+    queue: Sequence[Ticket]
+    windows: Sequence[float]  # each ticket's, by queue position: older, wider (or as wide)
+    levels: Sequence[float]  # the distinct windows, widest first
+
+    def oldest(self, index: PoolIndex, anchor: int, scenario: str,
+               bots_only: bool) -> int | None:
+        rating, radius = self.queue[anchor].rating, self.windows[anchor]
+        narrower = (w for w in self.levels if w < radius)
+        while True:
+            j = index.oldest(rating - radius, rating + radius, scenario, bots_only)
+            if j is None:
+                return None  # narrower ranges hold none either
+            theirs = self.windows[j]  # |difference| within it, written as the range is
+            if rating - theirs <= self.queue[j].rating <= rating + theirs:
+                return j
+            radius = next(narrower, -1.0)
+            if radius < 0:
+                return None
+
+
+def _gather(index: PoolIndex, queue: Sequence[Ticket], i: int, reach: _Reach,
             policy: Policy, bots_only: bool) -> list[int]:
-    """Takes the anchor queue[i] and the oldest compatible tickets rated within its window,
-    at most a table's worth; their positions in age order."""
+    """Takes the anchor queue[i] and the oldest compatible tickets within its reach, at most
+    a table's worth; their positions in age order."""
     anchor = queue[i]
-    low, high = anchor.rating - window, anchor.rating + window
     scenario = anchor.scenario_id
     picked = [i]
     index.take(i)
@@ -173,7 +211,7 @@ def _gather(index: PoolIndex, queue: Sequence[Ticket], i: int, window: float,
     # whose team could not be seated on a side of its own.
     players, skipped = {anchor.player_id}, []
     while len(picked) < anchor.seats:
-        j = index.oldest(low, high, scenario, bots_only)
+        j = reach.oldest(index, i, scenario, bots_only)
         if j is None:
             break
         index.take(j)

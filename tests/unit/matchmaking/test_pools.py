@@ -35,12 +35,22 @@ def test_an_older_ticket_still_waiting_joins_a_younger_anchors_table():
     assert groups(form_matches(tickets, 2, POLICY)) == [("a", "b", "c")]
 
 
-def test_the_window_is_around_the_anchor_and_widens_with_its_wait():
+def test_each_window_widens_with_its_own_tickets_wait_and_both_must_hold_the_other():
     assert [POLICY.window(w) for w in (0, 4.9, 5, 30, 10_000)] == [100, 100, 150, 400, 1000]
     tickets = [ticket("a", created=0, rating=1500), ticket("b", created=1, rating=1800)]
     assert form_matches(tickets, 1, POLICY) == []
-    assert form_matches(tickets, 19.9, POLICY) == []  # window 250
-    assert groups(form_matches(tickets, 20, POLICY)) == [("a", "b")]  # window 300
+    assert form_matches(tickets, 19.9, POLICY) == []  # a's window 250
+    assert form_matches(tickets, 20, POLICY) == []  # a's 300 holds b, b's (waited 19) 250 not
+    assert groups(form_matches(tickets, 21, POLICY)) == [("a", "b")]  # both 300
+
+
+def test_a_long_wait_does_not_draw_a_newcomer_beyond_the_newcomers_own_window():
+    # a has waited 100 s (window 1000); b, older than c, is 900 from a, c 50
+    tickets = [ticket("a", created=0, rating=1100), ticket("b", created=99, rating=2000),
+               ticket("c", created=99.5, rating=1150)]
+    assert groups(form_matches(tickets, 100, POLICY)) == [("a", "c")]
+    # once b has waited 80 s its window is 900: a takes it, the older of the two
+    assert groups(form_matches(tickets, 179, POLICY)) == [("a", "b")]
 
 
 def test_within_the_window_the_oldest_partner_wins_not_the_closest_rating():
@@ -192,6 +202,7 @@ def reference(tickets, now):
                 if (len(table) < anchor.seats and t.ticket_id not in taken and t is not anchor
                         and (t.game_id, t.seats) == (anchor.game_id, anchor.seats)
                         and anchor.rating - w <= t.rating <= anchor.rating + w
+                        and holds(t, anchor, now)
                         and (t.fill_with_bots or not bots_only)
                         and (not scenario or t.scenario_id in ("", scenario))):
                     table.append(t)
@@ -203,10 +214,18 @@ def reference(tickets, now):
     return out
 
 
+def holds(t, anchor, now):
+    """`anchor` is within t's own window."""
+    w = POLICY.window(now - t.created)
+    return anchor.rating - w <= t.rating <= anchor.rating + w
+
+
 def could_anchor(anchor, members, now, bots):
-    """Every member is within the anchor's window, and the anchor may call bots if any."""
+    """Every member is within the anchor's window and has the anchor within its own, and the
+    anchor may call bots if any."""
     waited, w = now - anchor.created, POLICY.window(now - anchor.created)
-    return (all(anchor.rating - w <= t.rating <= anchor.rating + w for t in members) and
+    return (all(anchor.rating - w <= t.rating <= anchor.rating + w and holds(t, anchor, now)
+                for t in members) and
             (not bots or waited >= POLICY.bot_fill_after_seconds))
 
 
