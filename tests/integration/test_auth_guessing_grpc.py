@@ -7,6 +7,7 @@ The clients come from 127.0.0.1 and from ::1, two addresses, so the servers list
 
 from __future__ import annotations
 
+import contextlib
 import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,7 +18,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from partida.devstack.stack import API_KEY, SECRETS
-from partida.platform.assembly import _front_door, authority, build
+from partida.platform.assembly import _front_door, auth_failures, authority, build
 from partida.platform.config import Settings
 from partida.platform.ratelimit import RateLimiter
 from partida.platform.server import Server
@@ -107,6 +108,20 @@ def test_a_guesser_at_the_front_door_does_not_stop_its_other_clients(tmp_path: P
     """The persistence process sees every call the front door passes on as from the front
     door's address: a wrong key passed on would count against them all. The front door
     refuses it itself."""
+    with _persistence(tmp_path) as front_cfg:
+        front = Server([], authority(front_cfg), "[::]:0", handlers=[_front_door(front_cfg)],
+                       auth_failure_limiter=RateLimiter(0.001, 3))
+        front.start()
+        try:
+            _guess_through(front.port)
+        finally:
+            front.stop(0)
+
+
+@contextlib.contextmanager
+def _persistence(tmp_path: Path, **front: str) -> Iterator[Settings]:
+    """A persistence process serving; yields the settings of a front door before it (with
+    `front` besides)."""
     cfg = Settings(database_url=f"sqlite:///{tmp_path / 'p.db'}", port=0, metrics_port=0,
                    token_secret=SECRETS["PARTIDA_TOKEN_SECRET"],
                    service_token_secret=SECRETS["PARTIDA_SERVICE_TOKEN_SECRET"],
@@ -115,15 +130,8 @@ def test_a_guesser_at_the_front_door_does_not_stop_its_other_clients(tmp_path: P
     persistence.start()
     try:
         assert persistence.ready.wait(30)
-        front_cfg = cfg.model_copy(update={
-            "persistence_address": f"127.0.0.1:{persistence.server.port}"})
-        front = Server([], authority(front_cfg), "[::]:0", handlers=[_front_door(front_cfg)],
-                       auth_failure_limiter=RateLimiter(0.001, 3))
-        front.start()
-        try:
-            _guess_through(front.port)
-        finally:
-            front.stop(0)
+        yield cfg.model_copy(update={
+            "persistence_address": f"127.0.0.1:{persistence.server.port}", **front})
     finally:
         persistence.stop(0)
 
@@ -135,3 +143,35 @@ def _guess_through(port: int) -> None:
         assert [create(guessing, WRONG_KEY) for _ in range(4)] == [Code.UNAUTHENTICATED] * 3 + [
             Code.RESOURCE_EXHAUSTED]
         assert create(players_pb2_grpc.PlayersServiceStub(client), KEY) == Code.OK
+
+
+def test_with_redis_every_rules_replica_holds_a_guesser_back_alike(tmp_path: Path,
+                                                                   redis_url: str):
+    """Two rules replicas' front doors sharing Redis, in front of one persistence process:
+    failures at one count at the other, so spreading the guesses over replicas gains nothing
+    (platform/shared_failures)."""
+    fronts: list[Server] = []
+    with _persistence(tmp_path, redis_url=redis_url) as front_cfg:
+        try:
+            for _ in range(2):
+                fronts.append(Server([], authority(front_cfg), "[::]:0",
+                                     handlers=[_front_door(front_cfg)],
+                                     auth_failure_limiter=auth_failures(front_cfg, "rules")))
+                fronts[-1].start()
+            _guess_across(*(f.port for f in fronts))
+        finally:
+            for f in fronts:
+                f.stop(0)
+
+
+def _guess_across(a: int, b: int) -> None:
+    with grpc.insecure_channel(f"127.0.0.1:{a}") as on_a, \
+            grpc.insecure_channel(f"127.0.0.1:{b}") as on_b, \
+            grpc.insecure_channel(f"[::1]:{b}") as neighbour:
+        guessing_a = players_pb2_grpc.PlayersServiceStub(on_a)
+        guessing_b = players_pb2_grpc.PlayersServiceStub(on_b)
+        assert [create(guessing_a, WRONG_KEY) for _ in range(2)] == [Code.UNAUTHENTICATED] * 2
+        assert create(guessing_b, WRONG_KEY) == Code.UNAUTHENTICATED  # the third failure
+        assert create(guessing_a, WRONG_KEY) == Code.RESOURCE_EXHAUSTED
+        assert create(guessing_b, KEY) == Code.RESOURCE_EXHAUSTED  # not even tried
+        assert create(players_pb2_grpc.PlayersServiceStub(neighbour), KEY) == Code.OK

@@ -23,7 +23,7 @@ from partida.platform import metrics
 from partida.platform.auth import Authority
 from partida.platform.config import Settings
 from partida.platform.outages import run_rounds
-from partida.platform.ratelimit import RateLimiter
+from partida.platform.ratelimit import Failures, RateLimiter
 from partida.platform.server import Registration, Server
 from partida.platform.service_client import channel_options
 
@@ -303,9 +303,19 @@ def build(role: str, cfg: Settings) -> Process:
                                                         cfg.integrator_rate_burst),
                          handlers=[_front_door(cfg)] if role == "rules" else [],
                          streams_per_player=cfg.streams_per_player, ready=proc.ready,
-                         auth_failure_limiter=RateLimiter(cfg.auth_failure_rate_limit,
-                                                          cfg.auth_failure_rate_burst))
+                         auth_failure_limiter=auth_failures(cfg, role))
     return proc
+
+
+def auth_failures(cfg: Settings, role: str) -> Failures:
+    """Where a process of `role` counts failed authentications per client address: in Redis,
+    shared by every replica (platform/shared_failures), if it uses Redis anyway; else in the
+    process."""
+    if cfg.redis_url and role in ("all", "rules", "matchmaking"):
+        from partida.platform.shared_failures import SharedFailures
+        return SharedFailures.from_url(cfg.redis_url, cfg.auth_failure_rate_limit,
+                                       cfg.auth_failure_rate_burst)
+    return RateLimiter(cfg.auth_failure_rate_limit, cfg.auth_failure_rate_burst)
 
 
 def allow_open_files(wanted: int) -> None:

@@ -26,7 +26,7 @@ from partida.platform.errors import (
     Unavailable,
 )
 from partida.platform.outages import OUTAGE_WARNINGS, out_of_reach
-from partida.platform.ratelimit import RateLimiter, client_address
+from partida.platform.ratelimit import Failures, RateLimiter, client_address
 from partida.platform.stream_slots import StreamSlots
 from partida.platform.validation import MAX_ID
 
@@ -156,7 +156,7 @@ class CallContextInterceptor(PerMethod):
     def __init__(self, authority: Authority, limiter: RateLimiter | None,
                  slots: StreamSlots, integrator_limiter: RateLimiter | None = None,
                  ready: threading.Event | None = None,
-                 failure_limiter: RateLimiter | None = None) -> None:
+                 failure_limiter: Failures | None = None) -> None:
         """ready: set once the process's dependencies have answered (its database migrated);
         until then every call is refused UNAVAILABLE (None: calls are served at once).
         failure_limiter: failed authentications each client address may make (None: any)."""

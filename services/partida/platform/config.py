@@ -60,8 +60,10 @@ class Settings(BaseSettings):
     integrator_rate_limit: float = Field(default=200.0, ge=0)
     integrator_rate_burst: float = Field(default=400.0, ge=1)
     # Failed authentications (a wrong API key or token) per second each client address may
-    # make to one process (0: unlimited), and the burst; beyond them, its calls bearing
-    # credentials are refused unchecked. 1/s bounds a guesser to 86,400 keys a day.
+    # make (0: unlimited), and the burst; beyond them, its calls bearing credentials are
+    # refused unchecked. 1/s bounds a guesser to 86,400 keys a day. The rules and matchmaking
+    # processes count them in Redis, for all their replicas together, when redis_url is set;
+    # else each process counts its own.
     auth_failure_rate_limit: float = Field(default=1.0, ge=0)
     auth_failure_rate_burst: float = Field(default=20.0, ge=1)
     # Response streams (live match feeds, ticket watches) one player may keep open at once in

@@ -3,6 +3,8 @@ that failed authentication), in this process.
 
 Each replica keeps its own buckets, so a player spread over N replicas gets up to N times the
 rate; the limit is there to stop a runaway client, not to meter fairly across a cluster.
+Failed authentications are the exception where Redis is configured: a guesser is held back
+by every replica alike (platform/shared_failures).
 """
 
 from __future__ import annotations
@@ -13,6 +15,15 @@ import time
 import urllib.parse
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Protocol
+
+
+class Failures(Protocol):
+    """Where failed authentications are counted: a RateLimiter, or shared_failures'."""
+
+    def empty(self, key: str) -> bool: ...
+
+    def charge(self, key: str) -> None: ...
 
 
 class RateLimiter:

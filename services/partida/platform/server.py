@@ -16,7 +16,7 @@ from grpc_reflection.v1alpha import reflection
 
 from partida.platform.auth import Authority
 from partida.platform.calls import CallContextInterceptor, MetricsInterceptor
-from partida.platform.ratelimit import RateLimiter
+from partida.platform.ratelimit import Failures, RateLimiter
 from partida.platform.service_client import response_limit
 from partida.platform.stream_slots import DEFAULT_PER_PLAYER, StreamSlots
 
@@ -53,7 +53,7 @@ class Server:
                  max_streams: int = 16,
                  streams_per_player: int = DEFAULT_PER_PLAYER,
                  ready: threading.Event | None = None,
-                 auth_failure_limiter: RateLimiter | None = None) -> None:
+                 auth_failure_limiter: Failures | None = None) -> None:
         """max_workers: threads for unary calls; max_streams: response streams followed at
         once, each with a thread of its own beside those (a blocked thread costs little
         memory and no CPU), so however many streams wait, calls still find a thread.
