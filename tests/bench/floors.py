@@ -55,10 +55,12 @@ return 1
 """
 
 
-def _handlers(echo: Callable[..., Any], seek: Callable[..., Any]) -> grpc.GenericRpcHandler:
-    return grpc.method_handlers_generic_handler(SERVICE, {
-        "Echo": grpc.unary_unary_rpc_method_handler(echo, _same, _same),
-        "Seek": grpc.unary_stream_rpc_method_handler(seek, _same, _same)})
+def _handlers(echo: Callable[..., Any], seek: Callable[..., Any] | None = None
+              ) -> grpc.GenericRpcHandler:
+    methods = {"Echo": grpc.unary_unary_rpc_method_handler(echo, _same, _same)}
+    if seek is not None:
+        methods["Seek"] = grpc.unary_stream_rpc_method_handler(seek, _same, _same)
+    return grpc.method_handlers_generic_handler(SERVICE, methods)
 
 
 def _sync_server(port: int) -> None:
@@ -276,7 +278,7 @@ def _handler_server(port: int, url: str, shape: str) -> None:
             return request
 
         server = grpc.server(futures.ThreadPoolExecutor(max_workers=64))
-        server.add_generic_rpc_handlers((_handlers(echo, _no_seek),))
+        server.add_generic_rpc_handlers((_handlers(echo),))
         server.add_insecure_port(f"127.0.0.1:{port}")
         server.start()
         server.wait_for_termination()
@@ -306,15 +308,10 @@ async def _aio_handler_server(port: int, url: str, shape: str) -> None:
         return await greenlet_spawn(bridged, request)
 
     server = grpc.aio.server()
-    server.add_generic_rpc_handlers((_handlers(native if shape == "aio" else greenlet,
-                                               _no_seek),))
+    server.add_generic_rpc_handlers((_handlers(native if shape == "aio" else greenlet),))
     server.add_insecure_port(f"127.0.0.1:{port}")
     await server.start()
     await server.wait_for_termination()
-
-
-def _no_seek(request: bytes, context: Any) -> Iterator[bytes]:
-    yield request
 
 
 def _handler_floors(ctx: Any, seconds: float, callers: int, processes: int

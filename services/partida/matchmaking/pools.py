@@ -175,7 +175,7 @@ class _Reach:
     an older ticket q, and q, older, has a window at least w, so it holds the anchor too: q
     is a partner, so p. A wider query, asked before, answers p or an older ticket, so any
     partner it found was p too. A pool's tickets have few distinct windows (the policy's
-    steps), and most anchors take the oldest ticket of the widest range at once."""
+    steps), and an anchor whose oldest ticket in range qualifies needs one query."""
 
     queue: Sequence[Ticket]
     windows: Sequence[float]  # each ticket's, by queue position: older, wider (or as wide)

@@ -26,9 +26,11 @@ from typing import Any
 
 import redis
 
+from partida.platform.outages import OUTAGE_WARNINGS
 from partida.platform.ratelimit import RateLimiter
 
 log = logging.getLogger("partida.auth")
+STORE = "the Redis that counts failed authentications"  # as outage warnings name it
 
 PREFIX = "partida:auth-failures:"
 TIMEOUT_SECONDS = 1.0  # a Redis slower than this is treated as out of reach for this call
@@ -64,8 +66,7 @@ class SharedFailures:
         self._bucket = client.register_script(_BUCKET)
         self._local = RateLimiter(per_second, burst)  # while Redis does not answer
         self._clock = clock
-        self._down = False
-        self._retry_at = 0.0
+        self._retry_at = 0.0  # Redis is not asked before then (it failed to answer)
 
     @classmethod
     def from_url(cls, url: str, per_second: float, burst: float) -> SharedFailures:
@@ -85,18 +86,12 @@ class SharedFailures:
 
     def _ask(self, key: str, charge: bool) -> bool | None:
         """Whether the shared bucket is empty (after charging it), or None out of reach."""
-        if self._down and self._clock() < self._retry_at:
+        if self._clock() < self._retry_at:
             return None
         try:
-            held = bool(self._bucket(keys=[PREFIX + key],
+            return bool(self._bucket(keys=[PREFIX + key],
                                      args=[self.rate, self.burst, "1" if charge else "0"]))
         except redis.RedisError as e:
-            if not self._down:  # once per outage, not every call
-                log.warning("failed authentications are counted per process while Redis "
-                            "does not answer: %s", e)
-            self._down, self._retry_at = True, self._clock() + RETRY_SECONDS
+            OUTAGE_WARNINGS.warn(log, STORE, f"{e}; each process counts its own meanwhile")
+            self._retry_at = self._clock() + RETRY_SECONDS
             return None
-        if self._down:
-            log.info("failed authentications are counted in Redis again")
-        self._down = False
-        return held
