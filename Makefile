@@ -11,7 +11,7 @@ PROTOS := $(shell find protos -name '*.proto' 2>/dev/null)
 PB2    := $(PROTOS:protos/%.proto=services/%_pb2.py)
 
 .DEFAULT_GOAL := test
-.PHONY: venv proto system-deps test run lint bench clean stack stack-down
+.PHONY: venv proto system-deps test run lint bench soak clean stack stack-down
 
 venv: $(STAMP)
 
@@ -75,6 +75,11 @@ lint: venv proto $(BUF)
 
 bench: venv proto
 	$(BIN)/python tests/bench/run.py
+
+# Ten minutes of play on the multi-process stack while processes are killed and Redis is
+# flushed, then an audit of every match and acknowledged action (tests/soak/run.py).
+soak: venv proto system-deps
+	$(BIN)/python tests/soak/run.py $(SOAK_ARGS)
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .ruff_cache .mypy_cache .hypothesis

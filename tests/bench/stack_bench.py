@@ -37,7 +37,7 @@ from cputime import cpu_meanwhile
 from floors import floors
 from inprocess import inprocess
 
-from partida.devstack.servers import free_port, postgres_server, redis_server
+from partida.devstack.servers import postgres_server, redis_server
 from partida.devstack.stack import SECRETS, Stack, embedded_stack, split_stack
 from partida.platform.auth import Authority
 from partida.rules.redis_session import RedisSessionStore
@@ -429,16 +429,6 @@ def idle_feeds(address: str, feeds: int = FEEDS) -> Iterator[None]:
         holder.join(30)
 
 
-def add_rules_replica(stack: Stack) -> str:
-    """Start one more rules process (the service is stateless: sessions live in Redis)."""
-    port = free_port()
-    stack.commands["rules-2"] = [*stack.commands["rules"][:-1], str(port)]
-    stack.addresses["rules-2"] = f"127.0.0.1:{port}"
-    stack.metrics["rules-2"] = f"127.0.0.1:{free_port()}"
-    stack.start("rules-2")
-    return stack.addresses["rules-2"]
-
-
 OFFERED = 200.0  # actions/s for the latency figures below saturation (1 per match per second)
 WARM = 5.0  # seconds of such a run left out: the 200 matches are being created
 RATES = (50, 100, 150, 200, 300, 400, 500, 600, 700, 800)  # offered actions/s, tried upward
@@ -471,7 +461,7 @@ def run_split(seconds: float = 20.0) -> dict[str, float]:
     out: dict[str, float] = {}
     with postgres_server(durable=True) as pg, redis_server() as r, \
             split_stack(r, pg, worker=False) as stack:
-        replica = add_rules_replica(stack)
+        replica = stack.addresses[stack.add_replica("rules")]  # sessions live in Redis
         pids = stack_pids(stack, r, pg)
         load = client_load([stack.address, replica], seconds=seconds, server_pids=pids)
         server_ms, client_ms = load.cpu_ms_per_action

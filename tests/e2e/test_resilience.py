@@ -12,7 +12,6 @@ import grpc
 import redis
 import sqlalchemy as sa
 
-from partida.devstack.servers import free_port
 from partida.devstack.stack import Stack, embedded_stack
 from partida.rules.audit import audit
 from partida.v1 import matchmaking_pb2_grpc, rules_pb2
@@ -40,15 +39,12 @@ def test_killing_rules_and_flushing_redis_loses_no_acknowledged_action(own_split
 
 def test_two_matchmakers_never_assign_one_ticket_twice(own_split_stack):
     stack = own_split_stack
-    port = free_port()
-    stack.commands["matchmaking-2"] = [*stack.commands["matchmaking"][:-1], str(port)]
-    stack.addresses["matchmaking-2"] = f"127.0.0.1:{port}"
-    stack.start("matchmaking-2")
+    second = stack.addresses[stack.add_replica("matchmaking")]
     players = [player(stack) for _ in range(16)]
     for i, p in enumerate(players):  # half the tickets go through each replica
         if i % 2:
             p.matchmaking = matchmaking_pb2_grpc.MatchmakingServiceStub(
-                grpc.insecure_channel(stack.addresses["matchmaking-2"]))
+                grpc.insecure_channel(second))
 
     def find(p):
         return seat_in_match(p, seats=2)

@@ -65,6 +65,19 @@ class Stack:
             except RuntimeError as e:
                 raise RuntimeError(f"{e}; its log ends:\n{self.log_tail(name)}") from None
 
+    def add_replica(self, role: str) -> str:
+        """Start one more process of `role` (rules and matchmaking keep their state in Redis,
+        so any number may serve), on ports of its own; its name, "<role>-<n>"."""
+        n = 2
+        while f"{role}-{n}" in self.commands:
+            n += 1
+        name, port = f"{role}-{n}", free_port()
+        self.commands[name] = [*self.commands[role][:-1], str(port)]
+        self.addresses[name] = f"127.0.0.1:{port}"
+        self.metrics[name] = f"127.0.0.1:{free_port()}"
+        self.start(name)
+        return name
+
     def log_tail(self, name: str, lines: int = 20) -> str:
         text = (self.logs / f"{name}.log").read_text(errors="replace")
         return "\n".join(text.splitlines()[-lines:])

@@ -1,0 +1,304 @@
+"""A chaos soak of the multi-process stack: `make soak` (minutes long; not part of the tests).
+
+Players play Las Montañas through both rules replicas (matches created for them, and matches
+found through matchmaking, a bot filling a seat nobody took), and all-bot matches run on the
+Celery worker. Meanwhile, every 12 to 20 s, one fault strikes: a process is killed (a rules
+replica, matchmaking, persistence, dice, the worker) and started again, Redis loses
+everything, or both at once. Then every match is audited from its durable record (the dice
+against the revealed seed, the hash chain, a replay through the engine: rules/audit), and
+every action a player was told had been applied is looked up in its match's log.
+
+It fails (exit status 1) if an acknowledged action is missing from its log, a record fails its
+audit, a match never ends, or a call fails in a way a client could not have retried. A player
+retries as the CLI does: UNAVAILABLE with backoff (the client's own), and a submit whose
+answer was lost with the same request id (applied at most once).
+
+    .venv/bin/python tests/soak/run.py --seconds 600 --seed 7
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import threading
+import time
+import uuid
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+import redis
+
+from partida.cli.remote import Remote
+from partida.devstack.servers import postgres_server, redis_server
+from partida.devstack.stack import API_KEY, SECRETS, Stack, split_stack
+from partida.platform.auth import Authority
+from partida.rules.audit import audit
+from partida.v1 import rules_pb2
+
+PAUSE = (12.0, 20.0)  # seconds between faults
+DOWN = (0.2, 3.0)  # how long a killed process stays down
+RETRY_SECONDS = 30.0  # how long a player retries UNAVAILABLE, as the CLI's --retry
+FINISH_SECONDS = 240.0  # after the soak, for the matches under way to end
+# A submit whose answer never came (or came as an outage) is sent again, same request id.
+LOST_ANSWER = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+# A submit another's move made stale: the player reads the match again.
+STALE = (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION)
+
+
+@dataclass
+class Tally:
+    """What the players saw, shared by their threads."""
+
+    acknowledged: dict[str, dict[int, str]] = field(default_factory=dict)  # match: version: rid
+    matches: dict[str, Remote] = field(default_factory=dict)  # each with a client that reads it
+    bot_matches: list[str] = field(default_factory=list)
+    retried: Counter[str] = field(default_factory=Counter)  # outcomes met and gone past
+    failures: list[str] = field(default_factory=list)  # calls no client could have retried
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def acked(self, match_id: str, version: int, request_id: str) -> None:
+        with self.lock:
+            self.acknowledged.setdefault(match_id, {})[version] = request_id
+
+    def failed(self, what: str, e: grpc.RpcError) -> None:
+        with self.lock:
+            self.failures.append(f"{what}: {e.code().name} {e.details()}")
+
+
+class Soak:
+    def __init__(self, stack: Stack, seconds: float, seed: int) -> None:
+        self.stack = stack
+        self.rng = random.Random(seed)
+        self.tally = Tally()
+        self.until = time.monotonic() + seconds
+        self.finish_by = self.until + FINISH_SECONDS
+        self.stop = threading.Event()  # the faults end with the soak
+        self.faults: list[str] = []
+        self.replica = stack.add_replica("rules")
+        self.rules = [stack.address, stack.addresses[self.replica]]
+        token = Authority(SECRETS["PARTIDA_TOKEN_SECRET"],
+                          SECRETS["PARTIDA_SERVICE_TOKEN_SECRET"], {}).service_token("soak")
+        self.service = [self._client(a, (("authorization", f"Bearer {token}"),))
+                        for a in self.rules]
+
+    def _client(self, rules: str, metadata: tuple[tuple[str, str], ...] = ()) -> Remote:
+        remote = Remote(rules, addresses={**self.stack.addresses, "rules": rules})
+        remote.retry_seconds = RETRY_SECONDS
+        remote.metadata = metadata
+        return remote
+
+    def player(self, rules: str) -> Remote:
+        remote = self._client(rules)
+        remote.login(API_KEY, f"soak-{uuid.uuid4().hex[:8]}")
+        return remote
+
+    def going(self) -> bool:
+        return time.monotonic() < self.until
+
+    # ----- players --------------------------------------------------------------------------
+    def table(self, lane: int) -> None:
+        """Two players at one table, match after match, both seats played in turn."""
+        rules = self.rules[lane % 2]
+        players = {0: self.player(rules), 1: self.player(rules)}
+        service = self.service[lane % 2]
+        seats = [rules_pb2.SeatRequest(player_id=p.player_id) for p in players.values()]
+        while self.going():
+            self._play(self._create(service, seats), players)
+
+    def seeker(self, lane: int) -> None:
+        """One player finding matches through matchmaking (a bot takes a seat left empty),
+        playing its own seat; the other seat is another seeker's or the worker's."""
+        me = self.player(self.rules[lane % 2])
+        while self.going():
+            try:
+                seat = next(t for t in me.find_match("montanas", "standard", 2, True,
+                                                     uuid.uuid4().hex,
+                                                     retry_seconds=RETRY_SECONDS)
+                            if t.match_id)
+            except grpc.RpcError as e:  # a ticket Redis lost is said so: the player seeks again
+                self.tally.retried[f"SeekMatch {e.code().name}"] += 1
+                if e.code() != grpc.StatusCode.NOT_FOUND:
+                    self.tally.failed("SeekMatch", e)
+                continue
+            except StopIteration:
+                self.tally.failures.append("a ticket ended without a match")
+                continue
+            self._play(seat.match_id, {seat.seat: me})
+
+    def _create(self, service: Remote, seats: list[Any]) -> str:
+        """A new match (as matchmaking creates them), asked again with the same request id
+        while the answer is lost."""
+        request = rules_pb2.CreateMatchRequest(game_id="montanas", scenario_id="standard",
+                                               request_id=uuid.uuid4().hex, seats=seats)
+        while True:
+            try:
+                return str(service.call(service.rules, "CreateMatch", request).match.match_id)
+            except grpc.RpcError as e:
+                self.tally.retried[f"CreateMatch {e.code().name}"] += 1
+                if e.code() not in LOST_ANSWER:
+                    raise
+
+    def _play(self, match_id: str, players: dict[int, Remote]) -> None:
+        """Play the seats of `players` (by seat) until the match ends."""
+        reader = next(iter(players.values()))
+        with self.tally.lock:
+            self.tally.matches.setdefault(match_id, reader)
+        while time.monotonic() < self.finish_by:
+            look = self._read(lambda: reader.look(match_id, None), "GetView")
+            if look is None:
+                continue
+            if look.HasField("outcome"):
+                return
+            mine = [s for s in look.decision.seats if s in players]
+            if not mine:
+                time.sleep(0.05)
+                continue
+            self._act(match_id, mine[0], players[mine[0]])
+        with self.tally.lock:
+            self.tally.failures.append(f"match {match_id} did not end in time")
+
+    def _act(self, match_id: str, seat: int, me: Remote) -> None:
+        legal = self._read(lambda: me.legal(match_id, seat), "ListLegalActions")
+        if legal is None:
+            return
+        request_id = uuid.uuid4().hex
+        while time.monotonic() < self.finish_by:
+            try:
+                result = me.submit(match_id, seat, legal.version, request_id,
+                                   legal.default_action_id)
+            except grpc.RpcError as e:
+                self.tally.retried[f"SubmitAction {e.code().name}"] += 1
+                if e.code() in LOST_ANSWER:
+                    continue  # the same request again: applied at most once
+                if e.code() not in STALE:
+                    self.tally.failed("SubmitAction", e)
+                return
+            self.tally.acked(match_id, result.version, request_id)
+            return
+
+    def _read(self, call: Callable[[], Any], what: str) -> Any:
+        try:
+            return call()
+        except grpc.RpcError as e:
+            self.tally.retried[f"{what} {e.code().name}"] += 1
+            if e.code() not in LOST_ANSWER:
+                self.tally.failed(what, e)
+            time.sleep(0.5)
+            return None
+
+    def bots(self, lane: int) -> None:
+        """All-bot matches on the worker, one after another."""
+        service = self.service[lane % 2]
+        while self.going():
+            match_id = self._create(service, [rules_pb2.SeatRequest(bot="heuristic")] * 2)
+            with self.tally.lock:
+                self.tally.bot_matches.append(match_id)
+            while time.monotonic() < self.finish_by:
+                look = self._read(lambda m=match_id: service.look(m, None), "GetView")
+                if look is not None and look.HasField("outcome"):
+                    break
+                time.sleep(0.3)
+
+    # ----- faults ---------------------------------------------------------------------------
+    def _flush(self) -> None:
+        redis.Redis.from_url(self.stack.redis_url).flushall()
+
+    def _restart(self, name: str, meanwhile: Callable[[], None] = lambda: None) -> None:
+        self.stack.kill(name)
+        meanwhile()
+        time.sleep(self.rng.uniform(*DOWN))
+        self.stack.start(name)
+
+    def strike(self) -> None:
+        """One fault, chosen by the seeded generator."""
+        menu: dict[str, Callable[[], None]] = {
+            **{name: (lambda n=name: self._restart(n))
+               for name in ("rules", self.replica, "matchmaking", "persistence", "dice",
+                            "worker")},
+            "redis flushed": self._flush,
+            "rules killed, redis flushed": lambda: self._restart("rules", self._flush),
+        }
+        name = self.rng.choice(sorted(menu))
+        menu[name]()
+        self.faults.append(name)
+        print(f"  {time.strftime('%H:%M:%S')} fault: {name}", flush=True)
+
+    def chaos(self) -> None:
+        while not self.stop.wait(self.rng.uniform(*PAUSE)):
+            self.strike()
+
+    # ----- the run and its audit ------------------------------------------------------------
+    def run(self, tables: int, seekers: int, bot_lanes: int) -> None:
+        lanes = ([threading.Thread(target=self._guard(self.table), args=(i,))
+                  for i in range(tables)]
+                 + [threading.Thread(target=self._guard(self.seeker), args=(i,))
+                    for i in range(seekers)]
+                 + [threading.Thread(target=self._guard(self.bots), args=(i,))
+                    for i in range(bot_lanes)])
+        faults = threading.Thread(target=self.chaos)
+        for t in [*lanes, faults]:
+            t.start()
+        time.sleep(max(0.0, self.until - time.monotonic()))
+        self.stop.set()
+        faults.join()
+        for t in lanes:
+            t.join(max(1.0, self.finish_by + 30 - time.monotonic()))
+
+    def _guard(self, lane: Callable[[int], None]) -> Callable[[int], None]:
+        """A lane that meets an error nobody retries records it and ends."""
+        def run(i: int) -> None:
+            try:
+                lane(i)
+            except grpc.RpcError as e:
+                self.tally.failed(lane.__name__, e)
+        return run
+
+    def verdict(self) -> list[str]:
+        """Every problem found in the record of what was played."""
+        t = self.tally
+        problems = list(t.failures)
+        reads = [(m, r) for m, r in t.matches.items()]
+        reads += [(m, self.service[0]) for m in t.bot_matches]
+        for match_id, reader in reads:
+            log = reader.match_log(match_id)
+            logged = {r.sequence: r.request_id for r in log.records}
+            for version, request_id in t.acknowledged.get(match_id, {}).items():
+                if logged.get(version) != request_id:
+                    problems.append(f"match {match_id}: acknowledged version {version} "
+                                    f"({request_id}) is not in its log")
+            problems += [f"match {match_id}: {p}" for p in audit(log.match, list(log.records))]
+        return problems
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=600.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--tables", type=int, default=16, help="lanes of two players")
+    parser.add_argument("--seekers", type=int, default=8, help="players using matchmaking")
+    parser.add_argument("--bots", type=int, default=6, help="lanes of all-bot matches")
+    args = parser.parse_args()
+    with postgres_server(durable=True) as pg, redis_server() as r, split_stack(r, pg) as stack:
+        soak = Soak(stack, args.seconds, args.seed)
+        print(f"soak: {args.seconds:g} s, seed {args.seed}, {args.tables} tables, "
+              f"{args.seekers} seekers, {args.bots} bot lanes", flush=True)
+        soak.run(args.tables, args.seekers, args.bots)
+        problems = soak.verdict()
+    t = soak.tally
+    struck = ", ".join(f"{name} {n}" for name, n in Counter(soak.faults).most_common())
+    print(f"faults: {len(soak.faults)} ({struck})")
+    print(f"matches audited: {len(t.matches)} played by clients, {len(t.bot_matches)} by bots; "
+          f"acknowledged actions looked up: {sum(len(v) for v in t.acknowledged.values())}")
+    print(f"calls met an outage or a stale version and went on: {dict(t.retried)}")
+    print(f"problems: {len(problems)}")
+    for p in problems[:20]:
+        print(f"  {p}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
