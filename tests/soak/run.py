@@ -6,7 +6,9 @@ Celery worker. Meanwhile, every 12 to 20 s, one fault strikes: a process is kill
 replica, matchmaking, persistence, dice, the worker) and started again, Redis loses
 everything, or both at once. Then every match is audited from its durable record (the dice
 against the revealed seed, the hash chain, a replay through the engine: rules/audit), and
-every action a player was told had been applied is looked up in its match's log.
+every action a player was told had been applied is looked up in its match's log. One seat of
+each table follows its live feed throughout, resuming after each outage: it must have brought
+each of the seat's events once, in order.
 
 It fails (exit status 1) if an acknowledged action is missing from its log, a record fails its
 audit, a match never ends, or a call fails in a way a client could not have retried. A player
@@ -19,6 +21,7 @@ answer was lost with the same request id (applied at most once).
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import threading
@@ -37,6 +40,7 @@ from partida.devstack.servers import postgres_server, redis_server
 from partida.devstack.stack import API_KEY, SECRETS, Stack, split_stack
 from partida.platform.auth import Authority
 from partida.rules.audit import audit
+from partida.rules.matches import project
 from partida.v1 import rules_pb2
 
 PAUSE = (12.0, 20.0)  # seconds between faults
@@ -55,6 +59,7 @@ class Tally:
 
     acknowledged: dict[str, dict[int, str]] = field(default_factory=dict)  # match: version: rid
     matches: dict[str, Remote] = field(default_factory=dict)  # each with a client that reads it
+    feeds: dict[str, tuple[int, list[int]]] = field(default_factory=dict)  # match: seat, seqs
     bot_matches: list[str] = field(default_factory=list)
     retried: Counter[str] = field(default_factory=Counter)  # outcomes met and gone past
     failures: list[str] = field(default_factory=list)  # calls no client could have retried
@@ -63,6 +68,10 @@ class Tally:
     def acked(self, match_id: str, version: int, request_id: str) -> None:
         with self.lock:
             self.acknowledged.setdefault(match_id, {})[version] = request_id
+
+    def count(self, what: str) -> None:
+        with self.lock:
+            self.retried[what] += 1
 
     def failed(self, what: str, e: grpc.RpcError) -> None:
         with self.lock:
@@ -104,10 +113,35 @@ class Soak:
         """Two players at one table, match after match, both seats played in turn."""
         rules = self.rules[lane % 2]
         players = {0: self.player(rules), 1: self.player(rules)}
+        opened = players[0].stream
+
+        def stream(*args: Any, **kwargs: Any) -> Any:  # a feed opened more than once resumed
+            self.tally.count("StreamMatch opened")
+            return opened(*args, **kwargs)
+
+        players[0].stream = stream
         service = self.service[lane % 2]
         seats = [rules_pb2.SeatRequest(player_id=p.player_id) for p in players.values()]
         while self.going():
-            self._play(self._create(service, seats), players)
+            match_id = self._create(service, seats)
+            got: list[int] = []
+            with self.tally.lock:
+                self.tally.feeds[match_id] = (0, got)
+            feed = threading.Thread(target=self._follow, args=(match_id, players[0], 0, got))
+            feed.start()
+            self._play(match_id, players)
+            feed.join(max(1.0, self.finish_by - time.monotonic()))
+
+    def _follow(self, match_id: str, me: Remote, seat: int, got: list[int]) -> None:
+        """The seat's live feed, followed to the match's end across the faults as a client
+        does (after an outage it asks again for what came after the last event it had):
+        the sequence number of every event received, to be checked against the log."""
+        try:
+            for item in me.follow(match_id, seat):
+                if item.HasField("event"):
+                    got.append(item.event.sequence)
+        except grpc.RpcError as e:
+            self.tally.failed("StreamMatch", e)
 
     def seeker(self, lane: int) -> None:
         """One player finding matches through matchmaking (a bot takes a seat left empty),
@@ -120,7 +154,7 @@ class Soak:
                                                      retry_seconds=RETRY_SECONDS)
                             if t.match_id)
             except grpc.RpcError as e:  # a ticket Redis lost is said so: the player seeks again
-                self.tally.retried[f"SeekMatch {e.code().name}"] += 1
+                self.tally.count(f"SeekMatch {e.code().name}")
                 if e.code() != grpc.StatusCode.NOT_FOUND:
                     self.tally.failed("SeekMatch", e)
                 continue
@@ -138,7 +172,7 @@ class Soak:
             try:
                 return str(service.call(service.rules, "CreateMatch", request).match.match_id)
             except grpc.RpcError as e:
-                self.tally.retried[f"CreateMatch {e.code().name}"] += 1
+                self.tally.count(f"CreateMatch {e.code().name}")
                 if e.code() not in LOST_ANSWER:
                     raise
 
@@ -171,7 +205,7 @@ class Soak:
                 result = me.submit(match_id, seat, legal.version, request_id,
                                    legal.default_action_id)
             except grpc.RpcError as e:
-                self.tally.retried[f"SubmitAction {e.code().name}"] += 1
+                self.tally.count(f"SubmitAction {e.code().name}")
                 if e.code() in LOST_ANSWER:
                     continue  # the same request again: applied at most once
                 if e.code() not in STALE:
@@ -184,7 +218,7 @@ class Soak:
         try:
             return call()
         except grpc.RpcError as e:
-            self.tally.retried[f"{what} {e.code().name}"] += 1
+            self.tally.count(f"{what} {e.code().name}")
             if e.code() not in LOST_ANSWER:
                 self.tally.failed(what, e)
             time.sleep(0.5)
@@ -271,7 +305,22 @@ class Soak:
                     problems.append(f"match {match_id}: acknowledged version {version} "
                                     f"({request_id}) is not in its log")
             problems += [f"match {match_id}: {p}" for p in audit(log.match, list(log.records))]
+            if match_id in t.feeds:
+                seat, got = t.feeds[match_id]
+                events = [e for r in log.records for e in json.loads(r.events_json)]
+                wanted = [e["seq"] for e in project(events, seat)]
+                if got != wanted:
+                    problems.append(f"match {match_id}: seat {seat}'s feed brought events "
+                                    f"{_gaps(got, wanted)}")
         return problems
+
+
+def _gaps(got: list[int], wanted: list[int]) -> str:
+    """How a feed's events differ from those it should have brought."""
+    missing, extra = sorted(set(wanted) - set(got)), sorted(set(got) - set(wanted))
+    twice = len(got) - len(set(got))
+    return (f"missing {missing[:10]}, not its own {extra[:10]}, {twice} twice, "
+            f"{'in' if sorted(set(got)) == got else 'out of'} order")
 
 
 def main() -> int:
@@ -292,7 +341,10 @@ def main() -> int:
     struck = ", ".join(f"{name} {n}" for name, n in Counter(soak.faults).most_common())
     print(f"faults: {len(soak.faults)} ({struck})")
     print(f"matches audited: {len(t.matches)} played by clients, {len(t.bot_matches)} by bots; "
-          f"acknowledged actions looked up: {sum(len(v) for v in t.acknowledged.values())}")
+          f"acknowledged actions looked up: {sum(len(v) for v in t.acknowledged.values())}; "
+          f"live feeds checked: {len(t.feeds)}, with "
+          f"{sum(len(got) for _, got in t.feeds.values())} events, resumed "
+          f"{t.retried.pop('StreamMatch opened', 0) - len(t.feeds)} times")
     print(f"calls met an outage or a stale version and went on: {dict(t.retried)}")
     print(f"problems: {len(problems)}")
     for p in problems[:20]:
