@@ -8,7 +8,8 @@ everything, or both at once. Then every match is audited from its durable record
 against the revealed seed, the hash chain, a replay through the engine: rules/audit), and
 every action a player was told had been applied is looked up in its match's log. One seat of
 each table follows its live feed throughout, resuming after each outage: it must have brought
-each of the seat's events once, in order.
+each of the seat's events once, in order. With --embedded, the same against `partida serve`
+(one process: SQLite, sessions and bots in-process), killed and started again as the fault.
 
 It fails (exit status 1) if an acknowledged action is missing from its log, a record fails its
 audit, a match never ends, or a call fails in a way a client could not have retried. A player
@@ -16,11 +17,13 @@ retries as the CLI does: UNAVAILABLE with backoff (the client's own), and a subm
 answer was lost with the same request id (applied at most once).
 
     .venv/bin/python tests/soak/run.py --seconds 600 --seed 7
+    .venv/bin/python tests/soak/run.py --embedded   # `partida serve`, restarted as the fault
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import sys
@@ -37,7 +40,7 @@ import redis
 
 from partida.cli.remote import Remote
 from partida.devstack.servers import postgres_server, redis_server
-from partida.devstack.stack import API_KEY, SECRETS, Stack, split_stack
+from partida.devstack.stack import API_KEY, SECRETS, Stack, embedded_stack, split_stack
 from partida.platform.auth import Authority
 from partida.rules.audit import audit
 from partida.rules.matches import project
@@ -79,7 +82,7 @@ class Tally:
 
 
 class Soak:
-    def __init__(self, stack: Stack, seconds: float, seed: int) -> None:
+    def __init__(self, stack: Stack, seconds: float, seed: int, embedded: bool) -> None:
         self.stack = stack
         self.rng = random.Random(seed)
         self.tally = Tally()
@@ -87,8 +90,20 @@ class Soak:
         self.finish_by = self.until + FINISH_SECONDS
         self.stop = threading.Event()  # the faults end with the soak
         self.faults: list[str] = []
-        self.replica = stack.add_replica("rules")
-        self.rules = [stack.address, stack.addresses[self.replica]]
+        self.menu: dict[str, Callable[[], None]]
+        if embedded:  # one process: its restart is the fault
+            self.rules = [stack.address]
+            self.menu = {"the server": lambda: self._restart("all")}
+        else:
+            replica = stack.add_replica("rules")
+            self.rules = [stack.address, stack.addresses[replica]]
+            self.menu = {
+                **{name: (lambda n=name: self._restart(n))
+                   for name in ("rules", replica, "matchmaking", "persistence", "dice",
+                                "worker")},
+                "redis flushed": self._flush,
+                "rules killed, redis flushed": lambda: self._restart("rules", self._flush),
+            }
         token = Authority(SECRETS["PARTIDA_TOKEN_SECRET"],
                           SECRETS["PARTIDA_SERVICE_TOKEN_SECRET"], {}).service_token("soak")
         self.service = [self._client(a, (("authorization", f"Bearer {token}"),))
@@ -111,7 +126,7 @@ class Soak:
     # ----- players --------------------------------------------------------------------------
     def table(self, lane: int) -> None:
         """Two players at one table, match after match, both seats played in turn."""
-        rules = self.rules[lane % 2]
+        rules = self.rules[lane % len(self.rules)]
         players = {0: self.player(rules), 1: self.player(rules)}
         opened = players[0].stream
 
@@ -120,7 +135,7 @@ class Soak:
             return opened(*args, **kwargs)
 
         players[0].stream = stream
-        service = self.service[lane % 2]
+        service = self.service[lane % len(self.rules)]
         seats = [rules_pb2.SeatRequest(player_id=p.player_id) for p in players.values()]
         while self.going():
             match_id = self._create(service, seats)
@@ -146,7 +161,7 @@ class Soak:
     def seeker(self, lane: int) -> None:
         """One player finding matches through matchmaking (a bot takes a seat left empty),
         playing its own seat; the other seat is another seeker's or the worker's."""
-        me = self.player(self.rules[lane % 2])
+        me = self.player(self.rules[lane % len(self.rules)])
         while self.going():
             try:
                 seat = next(t for t in me.find_match("montanas", "standard", 2, True,
@@ -226,7 +241,7 @@ class Soak:
 
     def bots(self, lane: int) -> None:
         """All-bot matches on the worker, one after another."""
-        service = self.service[lane % 2]
+        service = self.service[lane % len(self.rules)]
         while self.going():
             match_id = self._create(service, [rules_pb2.SeatRequest(bot="heuristic")] * 2)
             with self.tally.lock:
@@ -249,15 +264,8 @@ class Soak:
 
     def strike(self) -> None:
         """One fault, chosen by the seeded generator."""
-        menu: dict[str, Callable[[], None]] = {
-            **{name: (lambda n=name: self._restart(n))
-               for name in ("rules", self.replica, "matchmaking", "persistence", "dice",
-                            "worker")},
-            "redis flushed": self._flush,
-            "rules killed, redis flushed": lambda: self._restart("rules", self._flush),
-        }
-        name = self.rng.choice(sorted(menu))
-        menu[name]()
+        name = self.rng.choice(sorted(self.menu))
+        self.menu[name]()
         self.faults.append(name)
         print(f"  {time.strftime('%H:%M:%S')} fault: {name}", flush=True)
 
@@ -283,12 +291,16 @@ class Soak:
             t.join(max(1.0, self.finish_by + 30 - time.monotonic()))
 
     def _guard(self, lane: Callable[[int], None]) -> Callable[[int], None]:
-        """A lane that meets an error nobody retries records it and ends."""
+        """A lane that meets an error nobody retries (or a bug of its own) records it and ends."""
         def run(i: int) -> None:
             try:
                 lane(i)
             except grpc.RpcError as e:
                 self.tally.failed(lane.__name__, e)
+            except Exception as e:
+                with self.tally.lock:
+                    self.tally.failures.append(f"{lane.__name__} {i} stopped: {e!r}")
+                raise
         return run
 
     def verdict(self) -> list[str]:
@@ -330,10 +342,18 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=16, help="lanes of two players")
     parser.add_argument("--seekers", type=int, default=8, help="players using matchmaking")
     parser.add_argument("--bots", type=int, default=6, help="lanes of all-bot matches")
+    parser.add_argument("--embedded", action="store_true",
+                        help="the one-process server (SQLite, in-process sessions and bots)")
     args = parser.parse_args()
-    with postgres_server(durable=True) as pg, redis_server() as r, split_stack(r, pg) as stack:
-        soak = Soak(stack, args.seconds, args.seed)
-        print(f"soak: {args.seconds:g} s, seed {args.seed}, {args.tables} tables, "
+    with contextlib.ExitStack() as running:
+        if args.embedded:
+            stack = running.enter_context(embedded_stack())
+        else:
+            pg = running.enter_context(postgres_server(durable=True))
+            stack = running.enter_context(split_stack(running.enter_context(redis_server()), pg))
+        soak = Soak(stack, args.seconds, args.seed, args.embedded)
+        print(f"soak of the {'embedded server' if args.embedded else 'split stack'}: "
+              f"{args.seconds:g} s, seed {args.seed}, {args.tables} tables, "
               f"{args.seekers} seekers, {args.bots} bot lanes", flush=True)
         soak.run(args.tables, args.seekers, args.bots)
         problems = soak.verdict()
