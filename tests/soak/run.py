@@ -2,8 +2,11 @@
 
 Players play Las Montañas through both rules replicas (matches created for them, and matches
 found through matchmaking, a bot filling a seat nobody took), and all-bot matches run on the
-Celery worker. Meanwhile, every 12 to 20 s, one fault strikes: a process is killed (a rules
-replica, matchmaking, persistence, dice, the worker) and started again, Redis loses
+Celery worker. A quarter of the players' tables play on the server's clock, one of their
+players now and then letting a decision run out (the default is taken for it, the seat goes to
+its bot after two, and the player takes it back). Meanwhile, every 12 to 20 s, one fault
+strikes: a process is killed (a rules replica, matchmaking, persistence, dice, the worker) and
+started again, Redis loses
 everything, or both at once. Then every match is audited from its durable record (the dice
 against the revealed seed, the hash chain, a replay through the engine: rules/audit), and
 every action a player was told had been applied is looked up in its match's log. One seat of
@@ -54,6 +57,8 @@ FINISH_SECONDS = 240.0  # after the soak, for the matches under way to end
 LOST_ANSWER = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 # A submit another's move made stale: the player reads the match again.
 STALE = (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION)
+# The timed tables' matches: a decision runs out in a second; two in a row hand the seat over.
+TIMED = {"decision_timeout_seconds": 1, "bot_after_missed_decisions": 2}
 
 
 @dataclass
@@ -66,6 +71,7 @@ class Tally:
     bot_matches: list[str] = field(default_factory=list)
     retried: Counter[str] = field(default_factory=Counter)  # outcomes met and gone past
     feeds_opened: int = 0  # the feeds' openings: those beyond one per feed resumed it
+    clock: Counter[str] = field(default_factory=Counter)  # what the timed tables' players did
     failures: list[str] = field(default_factory=list)  # calls no client could have retried
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -126,8 +132,13 @@ class Soak:
 
     # ----- players --------------------------------------------------------------------------
     def table(self, lane: int) -> None:
-        """Two players at one table, match after match, both seats played in turn."""
+        """Two players at one table, match after match, both seats played in turn. Every
+        fourth table plays on the server's clock (TIMED): its seat 1 sometimes lets its
+        decision run out, so that the server takes the default action, hands the seat to its
+        bot after two in a row, and the player takes it back."""
         rules = self.rules[lane % len(self.rules)]
+        timed = lane % 4 == 3
+        dawdle = random.Random(lane) if timed else None
         players = {0: self.player(rules), 1: self.player(rules)}
         opened = players[0].stream
 
@@ -140,13 +151,13 @@ class Soak:
         service = self.service[lane % len(self.rules)]
         seats = [rules_pb2.SeatRequest(player_id=p.player_id) for p in players.values()]
         while self.going():
-            match_id = self._create(service, seats)
+            match_id = self._create(service, seats, **(TIMED if timed else {}))
             got: list[int] = []
             with self.tally.lock:
                 self.tally.feeds[match_id] = (0, got)
             feed = threading.Thread(target=self._follow, args=(match_id, players[0], 0, got))
             feed.start()
-            self._play(match_id, players)
+            self._play(match_id, players, dawdle)
             feed.join(max(1.0, self.finish_by - time.monotonic()))
 
     def _follow(self, match_id: str, me: Remote, seat: int, got: list[int]) -> None:
@@ -180,11 +191,12 @@ class Soak:
                 continue
             self._play(seat.match_id, {seat.seat: me})
 
-    def _create(self, service: Remote, seats: list[Any]) -> str:
+    def _create(self, service: Remote, seats: list[Any], **options: int) -> str:
         """A new match (as matchmaking creates them), asked again with the same request id
         while the answer is lost."""
         request = rules_pb2.CreateMatchRequest(game_id="montanas", scenario_id="standard",
-                                               request_id=uuid.uuid4().hex, seats=seats)
+                                               request_id=uuid.uuid4().hex, seats=seats,
+                                               **options)
         while True:
             try:
                 return str(service.call(service.rules, "CreateMatch", request).match.match_id)
@@ -193,8 +205,10 @@ class Soak:
                 if e.code() not in LOST_ANSWER:
                     raise
 
-    def _play(self, match_id: str, players: dict[int, Remote]) -> None:
-        """Play the seats of `players` (by seat) until the match ends."""
+    def _play(self, match_id: str, players: dict[int, Remote],
+              dawdle: random.Random | None = None) -> None:
+        """Play the seats of `players` (by seat) until the match ends; with `dawdle`, seat 1
+        is a player who now and then looks away (see `table`)."""
         reader = next(iter(players.values()))
         with self.tally.lock:
             self.tally.matches.setdefault(match_id, reader)
@@ -204,7 +218,19 @@ class Soak:
                 continue
             if look.HasField("outcome"):
                 return
-            mine = [s for s in look.decision.seats if s in players]
+            bots = set(look.decision.bot_seats)
+            if dawdle is not None and 1 in bots and dawdle.random() < 0.3:
+                if self._read(lambda: players[1].take_back(match_id, 1), "SetSeatController",
+                              LOST_ANSWER + STALE):  # the match may have moved on, or ended
+                    with self.tally.lock:
+                        self.tally.clock["seats taken back"] += 1
+                continue
+            mine = [s for s in look.decision.seats if s in players and s not in bots]
+            if dawdle is not None and 1 in mine and dawdle.random() < 0.3:
+                with self.tally.lock:
+                    self.tally.clock["decisions left to run out"] += 1
+                time.sleep(TIMED["decision_timeout_seconds"] * 1.5)
+                continue
             if not mine:
                 time.sleep(0.05)
                 continue
@@ -231,12 +257,13 @@ class Soak:
             self.tally.acked(match_id, result.version, request_id)
             return
 
-    def _read(self, call: Callable[[], Any], what: str) -> Any:
+    def _read(self, call: Callable[[], Any], what: str,
+              expected: tuple[grpc.StatusCode, ...] = LOST_ANSWER) -> Any:
         try:
             return call()
         except grpc.RpcError as e:
             self.tally.count(f"{what} {e.code().name}")
-            if e.code() not in LOST_ANSWER:
+            if e.code() not in expected:
                 self.tally.failed(what, e)
             time.sleep(0.5)
             return None
@@ -314,6 +341,8 @@ class Soak:
         for match_id, reader in reads:
             log = reader.match_log(match_id)
             logged = {r.sequence: r.request_id for r in log.records}
+            t.clock["defaults the server took at a deadline"] += sum(
+                r.kind == "timeout" for r in log.records)
             for version, request_id in t.acknowledged.get(match_id, {}).items():
                 if logged.get(version) != request_id:
                     problems.append(f"match {match_id}: acknowledged version {version} "
@@ -367,6 +396,7 @@ def main() -> int:
           f"live feeds checked: {len(t.feeds)}, with "
           f"{sum(len(got) for _, got in t.feeds.values())} events, resumed "
           f"{t.feeds_opened - len(t.feeds)} times")
+    print(f"on the clock: {dict(t.clock)}")
     print(f"calls met an outage or a stale version and went on: {dict(t.retried)}")
     print(f"problems: {len(problems)}")
     for p in problems[:20]:
