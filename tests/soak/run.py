@@ -242,6 +242,9 @@ class Soak:
         legal = self._read(lambda: me.legal(match_id, seat), "ListLegalActions")
         if legal is None:
             return
+        if not legal.actions:  # the decision moved on since the look (the clock, the bot)
+            self.tally.count("ListLegalActions: no longer to act")
+            return
         request_id = uuid.uuid4().hex
         while time.monotonic() < self.finish_by:
             try:
