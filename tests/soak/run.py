@@ -70,22 +70,26 @@ class Tally:
     feeds: dict[str, tuple[int, list[int]]] = field(default_factory=dict)  # match: seat, seqs
     bot_matches: list[str] = field(default_factory=list)
     retried: Counter[str] = field(default_factory=Counter)  # outcomes met and gone past
-    feeds_opened: int = 0  # the feeds' openings: those beyond one per feed resumed it
+    feeds_opened: Counter[str] = field(default_factory=Counter)  # beyond one a feed: resumed
     clock: Counter[str] = field(default_factory=Counter)  # what the timed tables' players did
-    failures: list[str] = field(default_factory=list)  # calls no client could have retried
+    failures: list[str] = field(default_factory=list)  # the problems the players met
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def acked(self, match_id: str, version: int, request_id: str) -> None:
         with self.lock:
             self.acknowledged.setdefault(match_id, {})[version] = request_id
 
-    def count(self, what: str) -> None:
+    def count(self, what: str, of: Counter[str] | None = None) -> None:
+        """One more `what`, of the outcomes gone past (or of the counter `of`)."""
         with self.lock:
-            self.retried[what] += 1
+            (self.retried if of is None else of)[what] += 1
+
+    def fail(self, problem: str) -> None:
+        with self.lock:
+            self.failures.append(problem)
 
     def failed(self, what: str, e: grpc.RpcError) -> None:
-        with self.lock:
-            self.failures.append(f"{what}: {e.code().name} {e.details()}")
+        self.fail(f"{what}: {e.code().name} {e.details()}")
 
 
 class Soak:
@@ -143,8 +147,7 @@ class Soak:
         opened = players[0].stream
 
         def stream(*args: Any, **kwargs: Any) -> Any:  # a feed opened more than once resumed
-            with self.tally.lock:
-                self.tally.feeds_opened += 1
+            self.tally.count("opened", self.tally.feeds_opened)
             return opened(*args, **kwargs)
 
         players[0].stream = stream
@@ -187,7 +190,7 @@ class Soak:
                     self.tally.failed("SeekMatch", e)
                 continue
             except StopIteration:
-                self.tally.failures.append("a ticket ended without a match")
+                self.tally.fail("a ticket ended without a match")
                 continue
             self._play(seat.match_id, {seat.seat: me})
 
@@ -222,21 +225,18 @@ class Soak:
             if dawdle is not None and 1 in bots and dawdle.random() < 0.3:
                 if self._read(lambda: players[1].take_back(match_id, 1), "SetSeatController",
                               LOST_ANSWER + STALE):  # the match may have moved on, or ended
-                    with self.tally.lock:
-                        self.tally.clock["seats taken back"] += 1
+                    self.tally.count("seats taken back", self.tally.clock)
                 continue
             mine = [s for s in look.decision.seats if s in players and s not in bots]
             if dawdle is not None and 1 in mine and dawdle.random() < 0.3:
-                with self.tally.lock:
-                    self.tally.clock["decisions left to run out"] += 1
+                self.tally.count("decisions left to run out", self.tally.clock)
                 time.sleep(TIMED["decision_timeout_seconds"] * 1.5)
                 continue
             if not mine:
                 time.sleep(0.05)
                 continue
             self._act(match_id, mine[0], players[mine[0]])
-        with self.tally.lock:
-            self.tally.failures.append(f"match {match_id} did not end in time")
+        self.tally.fail(f"match {match_id} did not end in time")
 
     def _act(self, match_id: str, seat: int, me: Remote) -> None:
         legal = self._read(lambda: me.legal(match_id, seat), "ListLegalActions")
@@ -330,8 +330,7 @@ class Soak:
             except grpc.RpcError as e:
                 self.tally.failed(lane.__name__, e)
             except Exception as e:
-                with self.tally.lock:
-                    self.tally.failures.append(f"{lane.__name__} {i} stopped: {e!r}")
+                self.tally.fail(f"{lane.__name__} {i} stopped: {e!r}")
                 raise
         return run
 
@@ -398,7 +397,7 @@ def main() -> int:
           f"acknowledged actions looked up: {sum(len(v) for v in t.acknowledged.values())}; "
           f"live feeds checked: {len(t.feeds)}, with "
           f"{sum(len(got) for _, got in t.feeds.values())} events, resumed "
-          f"{t.feeds_opened - len(t.feeds)} times")
+          f"{t.feeds_opened['opened'] - len(t.feeds)} times")
     print(f"on the clock: {dict(t.clock)}")
     print(f"calls met an outage or a stale version and went on: {dict(t.retried)}")
     print(f"problems: {len(problems)}")
