@@ -154,7 +154,8 @@ def games() -> None:
             table.add_row(s.id, s.title, seats, s.description)
         term.show(table)
         term.say(f"  bots: {', '.join(sorted(available_bots(info.id)))} · hidden information: "
-                 f"{'yes' if info.hidden_information else 'no'}")
+                 f"{'yes' if info.hidden_information else 'no'} · rules edition "
+                 f"{info.rules_revision}")
         for name, words in info.options.items():
             term.say(f"  option {name}: {words}")
 

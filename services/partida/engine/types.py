@@ -44,6 +44,10 @@ class GameInfo:
     scenarios: tuple[Scenario, ...]
     hidden_information: bool
     options: Mapping[str, str] = field(default_factory=dict)  # option name -> help text
+    # Which edition of the engine's rules this is: raised by every change that would
+    # adjudicate a logged action otherwise. A match records the revision it began under, so
+    # its audit can say why an old log no longer replays (rules.audit).
+    rules_revision: int = 1
 
     def scenario(self, scenario_id: str) -> Scenario:
         for s in self.scenarios:

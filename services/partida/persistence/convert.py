@@ -47,7 +47,8 @@ def match_pb(match: records.Match) -> common_pb2.Match:
         create_time=timestamp(match.created_at), options_json=match.options_json,
         decision_timeout_seconds=match.decision_timeout_seconds,
         spectator_delay_actions=match.spectator_delay_actions, campaign_id=match.campaign_id,
-        bot_after_missed_decisions=match.bot_after_missed_decisions)
+        bot_after_missed_decisions=match.bot_after_missed_decisions,
+        rules_revision=match.rules_revision)
 
 
 def record_pb(record: records.LogRecord) -> persistence_pb2.LogRecord:

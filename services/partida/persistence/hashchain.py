@@ -44,13 +44,18 @@ def _canonical(content: Mapping[str, Any]) -> bytes:
 
 
 def match_seal(game_id: str, scenario_id: str, options: Mapping[str, Any],
-               player_ids: Sequence[str], dice_commitment: bytes, campaign_id: str) -> str:
+               player_ids: Sequence[str], dice_commitment: bytes, campaign_id: str,
+               rules_revision: int = 1) -> str:
     """The set-up record's action_id: a digest of the match's set-up as the match record
     keeps it (a bot's seat has no player: ""). Which bot plays a seat, and whether a person
-    or a bot controls it, may change during the match, so neither is sealed."""
-    content = {"game_id": game_id, "scenario_id": scenario_id, "options": options,
-               "players": list(player_ids), "dice_commitment": dice_commitment.hex(),
-               "campaign_id": campaign_id}
+    or a bot controls it, may change during the match, so neither is sealed. The rules'
+    first edition is left out, so seals made before revisions were kept still match."""
+    content: dict[str, Any] = {
+        "game_id": game_id, "scenario_id": scenario_id, "options": options,
+        "players": list(player_ids), "dice_commitment": dice_commitment.hex(),
+        "campaign_id": campaign_id}
+    if rules_revision != 1:
+        content["rules_revision"] = rules_revision
     return "match:" + hashlib.sha256(_canonical(content)).hexdigest()
 
 

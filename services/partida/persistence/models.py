@@ -89,6 +89,7 @@ class Match(Base):
     decision_timeout_seconds: Mapped[int]
     spectator_delay_actions: Mapped[int]
     bot_after_missed_decisions: Mapped[int] = mapped_column(default=0, server_default="0")
+    rules_revision: Mapped[int] = mapped_column(default=1, server_default="1")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None]
     # The campaign the match counts for (campaigns.py checks it when recording; no foreign

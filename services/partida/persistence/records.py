@@ -57,6 +57,7 @@ class Match:
     created_at: datetime | None = None  # None: now, when recording
     finished_at: datetime | None = None
     campaign_id: str = ""  # "" when the match is in no campaign
+    rules_revision: int = 1  # the game's GameInfo.rules_revision when it was created
 
 
 @dataclass(frozen=True)

@@ -63,7 +63,7 @@ def match(row: models.Match | sa.Row[Any], version: int) -> records.Match:
         outcome=outcome(row.outcome_json) if row.outcome_json else None,
         created_at=utc(row.created_at),
         finished_at=utc(row.finished_at) if row.finished_at else None,
-        campaign_id=row.campaign_id or "")
+        campaign_id=row.campaign_id or "", rules_revision=row.rules_revision)
 
 
 def match_values(value: records.Match) -> dict[str, Any]:
@@ -75,6 +75,7 @@ def match_values(value: records.Match) -> dict[str, Any]:
         decision_timeout_seconds=value.decision_timeout_seconds,
         spectator_delay_actions=value.spectator_delay_actions,
         bot_after_missed_decisions=value.bot_after_missed_decisions,
+        rules_revision=value.rules_revision,
         created_at=utc(value.created_at or models.utcnow()), campaign_id=value.campaign_id or None)
 
 

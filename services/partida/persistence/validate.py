@@ -169,7 +169,15 @@ def new_match(value: common_pb2.Match) -> records.Match:
                                          value.bot_after_missed_decisions),
         created_at=(when("match.create_time", value.create_time)
                     if value.HasField("create_time") else None),
-        campaign_id=campaign_id)
+        campaign_id=campaign_id, rules_revision=rules_revision(value.rules_revision))
+
+
+def rules_revision(value: int) -> int:
+    """0 (a rules service from before revisions were recorded) is the first edition: every
+    game was at it then."""
+    if value < 0:
+        raise InvalidArgument("match.rules_revision must not be negative")
+    return value or 1
 
 
 def log_record(index: int, value: persistence_pb2.LogRecord) -> records.LogRecord:

@@ -10,7 +10,7 @@ from typing import Any
 from partida.dice import streams
 from partida.engine import IllegalAction, get
 from partida.persistence import hashchain, records
-from partida.rules.matches import outcome_dict
+from partida.rules.matches import outcome_dict, revision_note
 from partida.rules.protos import outcome_of
 from partida.rules.randomness import replay_action, replay_setup
 
@@ -32,14 +32,19 @@ def audit(match: Any, log: list[Any]) -> list[str]:
     if log and log[0].action_id and log[0].action_id != _seal(match):  # "": made before seals
         problems.append("the match's record (its seats, options, dice commitment or campaign) "
                         "is not the one its log was started with")
-    return problems + _replay(match, log)
+    replay = _replay(match, log)
+    played, now = match.rules_revision or 1, get(match.game_id).info.rules_revision
+    if replay and played != now:
+        replay.append(revision_note(match.game_id, played, now))
+    return problems + replay
 
 
 def _seal(match: Any) -> str:
     return hashchain.match_seal(match.game_id, match.scenario_id,
                                 json.loads(match.options_json or "{}"),
                                 [seat.player_id for seat in match.seats],
-                                bytes(match.dice_commitment), match.campaign_id)
+                                bytes(match.dice_commitment), match.campaign_id,
+                                match.rules_revision or 1)
 
 
 def _record(match_id: str, r: Any) -> records.LogRecord:

@@ -28,7 +28,8 @@ def to_match(s: Session) -> records.Match:
         seats=seat_records(s),
         dice_commitment=bytes.fromhex(s.commitment), options_json=json.dumps(s.options),
         decision_timeout_seconds=s.decision_timeout, spectator_delay_actions=s.spectator_delay,
-        campaign_id=s.campaign_id, bot_after_missed_decisions=s.bot_after_missed)
+        campaign_id=s.campaign_id, bot_after_missed_decisions=s.bot_after_missed,
+        rules_revision=s.rules_revision)
 
 
 def from_match(m: records.Match) -> Session:
@@ -44,7 +45,8 @@ def from_match(m: records.Match) -> Session:
         created_at=m.created_at.timestamp() if m.created_at else 0.0,
         decision_timeout=m.decision_timeout_seconds, spectator_delay=m.spectator_delay_actions,
         status=m.status, outcome=outcome, seed=(m.dice_seed or b"").hex(),
-        campaign_id=m.campaign_id, bot_after_missed=m.bot_after_missed_decisions)
+        campaign_id=m.campaign_id, bot_after_missed=m.bot_after_missed_decisions,
+        rules_revision=m.rules_revision)
 
 
 def to_record(e: LogEntry) -> records.LogRecord:

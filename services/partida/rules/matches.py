@@ -146,6 +146,31 @@ def project(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, An
     return out
 
 
+def revision_note(game_id: str, played: int, now: int) -> str:
+    """Why a log that does not replay here may still be honest."""
+    return (f"the match was created under edition {played} of the {game_id} rules and this "
+            f"server adjudicates edition {now}: a rule changed since may be why its log does "
+            "not replay here")
+
+
+def _replayed(game: Game, s: Session, state: Any, entry: LogEntry) -> Any:
+    """The state after one more record of a match being rebuilt from its log."""
+    try:
+        if entry.kind == "setup":
+            return replay_setup(game, s.scenario_id, len(s.seats), s.options, entry.values)
+        replay_action(game, state, entry.kind, entry.seat, entry.action_id, entry.values)
+        return state
+    except (IllegalAction, RuntimeError) as e:
+        if s.rules_revision == game.info.rules_revision:
+            raise  # a log that lies, or a bug: nothing a caller can mend
+        # Begun under other rules (Redis lost across an upgrade that changed them): the
+        # caller is told why, not answered INTERNAL.
+        raise FailedPrecondition(
+            f"match {s.match_id} cannot be rebuilt from its log (record {entry.sequence}: "
+            f"{e}); " + revision_note(s.game_id, s.rules_revision, game.info.rules_revision)
+        ) from None
+
+
 def outcome_dict(o: Outcome | None) -> dict[str, Any] | None:
     if o is None:
         return None
@@ -232,9 +257,10 @@ class Matches:
             decision_timeout=decision_timeout or self.default_timeout,
             spectator_delay=spectator_delay, state=state.to_dict(),
             buffer=[list(p) for p in rng.buffer], campaign_id=campaign_id,
-            bot_after_missed=max(0, bot_after_missed or self.default_bot_after))
+            bot_after_missed=max(0, bot_after_missed or self.default_bot_after),
+            rules_revision=game.info.rules_revision)
         seal = match_seal(game_id, scenario_id, options, [m.player_id for m in seats],
-                          commitment, campaign_id)
+                          commitment, campaign_id, game.info.rules_revision)
         setup = LogEntry(0, "setup", -1, seal, request_id, rng.positions, rng.values, [],
                          self.clock())
         blank = Session(**{**session.__dict__, "state": {}, "buffer": []})
@@ -796,10 +822,8 @@ class Matches:
         lagged = max((e.sequence for e in entries), default=0) - s.spectator_delay
         spectator: dict[str, Any] | None = None
         for entry in entries:
-            if entry.kind == "setup":
-                state = replay_setup(game, s.scenario_id, len(s.seats), s.options, entry.values)
-            else:
-                replay_action(game, state, entry.kind, entry.seat, entry.action_id, entry.values)
+            state = _replayed(game, s, state, entry)
+            if entry.kind != "setup":
                 s.version, s.event_seq = entry.sequence, s.event_seq + len(entry.events)
                 if entry.seat >= 0:  # the count of decisions missed in a row (_miss)
                     s.seats[entry.seat].tally(entry.kind, s.bot_after_missed)

@@ -43,7 +43,7 @@ def timestamp(seconds: float) -> Timestamp:
 def game_info(info: GameInfo, bots: list[str]) -> common_pb2.GameInfo:
     return common_pb2.GameInfo(
         game_id=info.id, title=info.title, hidden_information=info.hidden_information,
-        options=dict(info.options), bots=bots,
+        options=dict(info.options), bots=bots, rules_revision=info.rules_revision,
         scenarios=[common_pb2.Scenario(scenario_id=s.id, title=s.title, min_seats=s.min_seats,
                                        max_seats=s.max_seats, sides=list(s.sides),
                                        description=s.description) for s in info.scenarios])
@@ -96,7 +96,7 @@ def match(s: Session, seed: bytes = b"", version: int | None = None) -> common_p
         outcome=outcome(s.outcome), create_time=timestamp(s.created_at),
         options_json=_json(s.options), decision_timeout_seconds=s.decision_timeout,
         spectator_delay_actions=s.spectator_delay, campaign_id=s.campaign_id,
-        bot_after_missed_decisions=s.bot_after_missed)
+        bot_after_missed_decisions=s.bot_after_missed, rules_revision=s.rules_revision)
 
 
 def decision(seats: Sequence[int], deadline: float, bots: Sequence[int] = ()

@@ -96,6 +96,7 @@ class Session:
     spectator: dict[str, Any] | None = None  # lagged state for delayed spectators
     campaign_id: str = ""           # the campaign the match counts for, if any
     bot_after_missed: int = 0       # a player's seat missing that many in a row goes to its bot
+    rules_revision: int = 1         # GameInfo.rules_revision when the match was created
 
     def to_json(self) -> str:
         data = dict(self.__dict__)

@@ -33,3 +33,18 @@ def test_the_migrations_live_in_the_package():
     assert (db.MIGRATIONS / "env.py").is_file()
     assert (db.MIGRATIONS / "versions" / "0001_initial.py").is_file()
     assert (db.MIGRATIONS / "versions" / "__init__.py").is_file()  # shipped as a package
+
+
+def test_matches_recorded_before_rules_editions_are_of_the_first(engine):
+    """0006: every match recorded before it was created under its game's first edition of
+    the rules (no game had raised its revision yet), and its audit relies on that."""
+    with engine.begin() as conn:
+        command.downgrade(db.alembic_config(conn), "0005")
+        conn.execute(sa.text(
+            "INSERT INTO matches (match_id, game_id, scenario_id, options_json, seats_json, "
+            "status, dice_commitment, decision_timeout_seconds, spectator_delay_actions, "
+            "created_at) VALUES ('m1', 'montanas', 'standard', '{}', '[]', 'active', :c, 0, "
+            "0, '2026-12-01 00:00:00')"), {"c": bytes(32)})
+    db.migrate(engine)
+    with engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT rules_revision FROM matches")).scalar_one() == 1
