@@ -13,7 +13,8 @@ from partida.engine.types import Event
 from partida.persistence import convert, hashchain
 from partida.platform.errors import FailedPrecondition
 from partida.rules.audit import audit
-from tests.unit.rules.conftest import new_match, play_defaults, step
+from partida.v1 import rules_pb2
+from tests.unit.rules.conftest import new_match, play_defaults, served, step
 
 MONTANAS = get("montanas")
 
@@ -54,6 +55,17 @@ def test_a_match_records_the_edition_it_was_created_under(matches, store, monkey
     assert s.rules_revision == 3
     assert store.get_match(s.match_id).rules_revision == 3
     assert convert.match_pb(store.get_match(s.match_id)).rules_revision == 3
+
+
+def test_clients_see_the_edition_of_a_game_and_of_a_match(matches, monkeypatch):
+    s = new_match(matches)  # edition 1
+    _edition(monkeypatch, 4)
+    with served(matches, "alice") as (stub, auth):
+        games = stub.ListGames(rules_pb2.ListGamesRequest(), metadata=auth).games
+        match = stub.GetMatch(rules_pb2.GetMatchRequest(match_id=s.match_id),
+                              metadata=auth).match
+    assert {g.game_id: g.rules_revision for g in games}["montanas"] == 4
+    assert match.rules_revision == 1
 
 
 def test_an_honest_log_of_older_rules_that_still_replays_audits_clean(matches, store,
