@@ -8,6 +8,7 @@ docstring of regenerate.py).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import sys
@@ -16,8 +17,7 @@ from typing import Any
 
 import pytest
 
-from partida.engine import all_games
-from partida.engine.bots import MatchRecord
+from partida.engine import Event, all_games, get
 
 _PATH = Path(__file__).resolve().parent / "golden" / "regenerate.py"
 _spec = importlib.util.spec_from_file_location("partida_golden_regenerate", _PATH)
@@ -56,33 +56,12 @@ def test_transcript_is_small_and_describes_its_match(game_id: str, match: Any) -
     assert ("events" in data) != ("event_digests" in data)
 
 
-def check_replay(game_id: str, data: dict[str, Any]) -> None:
-    """Apply a transcript's recorded actions with its stream; compare everything it pins."""
-    record = MatchRecord.from_dict(data["record"])
-    initial, final, position, events = golden.step_events(game_id, record)
-    assert initial == data["initial_state_sha256"], "the set-up changed"
-    if "events" in data:
-        got = json.loads(json.dumps(golden.flat_events(events)))
-        for i, (want, have) in enumerate(zip(data["events"], got, strict=False)):
-            assert have == want, f"event #{i} (of action {want[0]}) changed"
-        assert len(got) == len(data["events"]), "the number of events changed"
-    else:
-        head = json.loads(json.dumps(golden.flat_events(events, golden.FULL_EVENT_STEPS)))
-        assert head == data["events_head"], "the events of the first actions changed"
-        chain = golden.digest_chain(events)
-        for i, (want, have) in enumerate(zip(data["event_digests"], chain, strict=False)):
-            assert have == want, f"the events of action {i} changed"
-        assert len(chain) == len(data["event_digests"]), "the number of actions changed"
-    assert position == data["stream_values_used"], "the randomness consumed changed"
-    assert final == data["final_state_sha256"], "the final state changed"
-
-
 @pytest.mark.parametrize(("game_id", "match"), MATCHES)
 def test_replaying_the_recorded_actions_gives_the_same_states_and_events(
         game_id: str, match: Any) -> None:
     """The recorded actions, applied with the same stream, reproduce the initial and final
     state hashes, the randomness consumed and the full event sequence."""
-    check_replay(game_id, load(game_id, match))
+    golden.check_replay(game_id, load(game_id, match))
 
 
 def test_the_digest_form_for_big_transcripts_works(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -93,10 +72,10 @@ def test_the_digest_form_for_big_transcripts_works(monkeypatch: pytest.MonkeyPat
     data = json.loads(golden.render(golden.transcript(game_id, match)))
     assert "events" not in data and data["event_digests"] and data["events_head"]
     assert {i for i, _ in data["events_head"]} == set(range(golden.FULL_EVENT_STEPS))
-    check_replay(game_id, data)
+    golden.check_replay(game_id, data)
     data["event_digests"][-1] = "0" * 64
     with pytest.raises(AssertionError, match="events of action"):
-        check_replay(game_id, data)
+        golden.check_replay(game_id, data)
 
 
 def test_a_changed_event_is_noticed() -> None:
@@ -104,7 +83,7 @@ def test_a_changed_event_is_noticed() -> None:
     data = load(game_id, match)
     data["events"][-1][1]["data"]["tampered"] = True
     with pytest.raises(AssertionError, match="changed"):
-        check_replay(game_id, data)
+        golden.check_replay(game_id, data)
 
 
 @pytest.mark.parametrize(("game_id", "match"), MATCHES)
@@ -132,3 +111,24 @@ def test_files_are_exactly_what_regenerate_writes() -> None:
         assert golden.render(load(gid, m)) == path.read_text(encoding="utf-8"), (
             f"{path.name} was edited by hand"
         )
+
+
+@pytest.mark.parametrize(("game_id", "match"), MATCHES)
+def test_transcripts_name_the_edition_of_the_rules_they_pin(game_id: str, match: Any) -> None:
+    """A raised rules_revision comes with transcripts regenerated under it."""
+    assert load(game_id, match)["rules_revision"] == get(game_id).info.rules_revision
+
+
+def test_a_transcript_adjudicated_otherwise_is_rewritten_only_under_a_raised_edition(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game_id, match = golden.all_matches()[0]
+    game, data = get(game_id), load(game_id, match)
+    assert golden.unannounced_change(game_id, data) is None  # it replays as it says
+    first = game._apply
+    monkeypatch.setattr(game, "_apply", lambda state, seat, action, rng: [
+        *first(state, seat, action, rng), Event("ruled_anew", {})])
+    why = golden.unannounced_change(game_id, data)
+    assert why is not None and why.endswith(f"raise {game_id}'s GameInfo.rules_revision")
+    monkeypatch.setattr(game, "info", dataclasses.replace(
+        game.info, rules_revision=data["rules_revision"] + 1))
+    assert golden.unannounced_change(game_id, data) is None

@@ -3,13 +3,17 @@
     python tests/conformance/golden/regenerate.py          # rewrite every transcript
     python tests/conformance/golden/regenerate.py --check  # only report what would change
 
-ONLY RUN THIS WHEN A RULE CHANGE IS INTENDED AND HAS BEEN REVIEWED. The transcripts pin the
-exact behaviour of every registered game: seeded whole matches played by the game's own bots,
-with every action, every event and the hash of the final state. tests/conformance/test_golden.py
-fails as soon as an engine or game change alters any of them. If that change is a deliberate,
-reviewed rule change, regenerate and commit the new files together with it, and let the
-reviewer read the diff of the transcripts; otherwise the failure is a regression to fix, not
-a file to regenerate.
+ONLY RUN THIS WHEN A RULE CHANGE IS INTENDED AND HAS BEEN REVIEWED. A transcript whose
+recorded actions the game now adjudicates otherwise is rewritten only once the game's
+GameInfo.rules_revision has been raised above the one the transcript names (matches logged
+under the older rules then say so); one whose bots merely chose otherwise needs no raise.
+
+The transcripts pin the exact behaviour of every registered game: seeded whole matches
+played by the game's own bots, with every action, every event and the hash of the final
+state. tests/conformance/test_golden.py fails as soon as an engine or game change alters any
+of them. If that change is a deliberate, reviewed rule change, regenerate and commit the new
+files together with it, and let the reviewer read the diff of the transcripts; otherwise the
+failure is a regression to fix, not a file to regenerate.
 
 This module is also the single source of the golden specification (which games, scenarios,
 seat counts, seeds and bots): the test imports it, so the two cannot drift apart.
@@ -157,6 +161,7 @@ def transcript(game_id: str, m: GoldenMatch) -> dict[str, Any]:
                   "only for an intended, reviewed rule change."),
         "format": FORMAT,
         "game": game_id, "scenario": m.scenario, "seats": m.seats, "seed": m.seed,
+        "rules_revision": get(game_id).info.rules_revision,
         "bots": [GOLDEN[game_id].bot] * m.seats,
         "initial_state_sha256": initial,
         "final_state_sha256": final,
@@ -169,6 +174,27 @@ def transcript(game_id: str, m: GoldenMatch) -> dict[str, Any]:
         out["event_digests"] = digest_chain(events)
         out["events_head"] = flat_events(events, FULL_EVENT_STEPS)
     return out
+
+
+def check_replay(game_id: str, data: dict[str, Any]) -> None:
+    """Apply a transcript's recorded actions with its stream; compare everything it pins."""
+    record = MatchRecord.from_dict(data["record"])
+    initial, final, position, events = step_events(game_id, record)
+    assert initial == data["initial_state_sha256"], "the set-up changed"
+    if "events" in data:
+        got = json.loads(json.dumps(flat_events(events)))
+        for i, (want, have) in enumerate(zip(data["events"], got, strict=False)):
+            assert have == want, f"event #{i} (of action {want[0]}) changed"
+        assert len(got) == len(data["events"]), "the number of events changed"
+    else:
+        head = json.loads(json.dumps(flat_events(events, FULL_EVENT_STEPS)))
+        assert head == data["events_head"], "the events of the first actions changed"
+        chain = digest_chain(events)
+        for i, (want, have) in enumerate(zip(data["event_digests"], chain, strict=False)):
+            assert have == want, f"the events of action {i} changed"
+        assert len(chain) == len(data["event_digests"]), "the number of actions changed"
+    assert position == data["stream_values_used"], "the randomness consumed changed"
+    assert final == data["final_state_sha256"], "the final state changed"
 
 
 def render(value: Any) -> str:
@@ -189,9 +215,24 @@ def render(value: Any) -> str:
     return block(value, 0) + "\n"
 
 
+def unannounced_change(game_id: str, old: dict[str, Any]) -> str | None:
+    """Why a transcript may not be rewritten: its recorded actions no longer replay as it
+    says (the game adjudicates them otherwise now), yet the game's rules_revision is the one
+    it was written under. Such a change must raise the revision (GameInfo.rules_revision),
+    so that matches logged before it are known to be of the older edition. None: it may."""
+    try:
+        check_replay(game_id, old)
+    except AssertionError as e:
+        revision = get(game_id).info.rules_revision
+        if old.get("rules_revision", 1) == revision:
+            return (f"its recorded actions now replay otherwise ({e}) under the same edition "
+                    f"of the rules ({revision}): raise {game_id}'s GameInfo.rules_revision")
+    return None
+
+
 def main(argv: list[str]) -> int:
     check = "--check" in argv
-    changed = []
+    changed, refused = [], 0
     for game_id, m in all_matches():
         path = path_for(game_id, m)
         text = render(transcript(game_id, m))
@@ -200,7 +241,11 @@ def main(argv: list[str]) -> int:
             print(f"unchanged  {path.name}")
             continue
         changed.append(path.name)
-        if check:
+        why = unannounced_change(game_id, json.loads(old)) if old is not None else None
+        if why:
+            refused += 1
+            print(f"REFUSED    {path.name}: {why}")
+        elif check:
             print(f"DIFFERS    {path.name}")
         else:
             path.write_text(text, encoding="utf-8")
@@ -208,7 +253,7 @@ def main(argv: list[str]) -> int:
     wanted = {path_for(g, m).name for g, m in all_matches()}
     for stray in sorted(p.name for p in HERE.glob("*.json") if p.name not in wanted):
         print(f"stray      {stray} (no longer in GOLDEN; delete it if that is intended)")
-    return 1 if check and changed else 0
+    return 1 if refused or (check and changed) else 0
 
 
 if __name__ == "__main__":
