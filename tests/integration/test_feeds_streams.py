@@ -18,7 +18,7 @@ from partida.rules.matches import Matches, project
 from partida.rules.redis_session import RedisSessionStore
 from partida.rules.session import MemorySessionStore
 from partida.v1 import rules_pb2
-from tests.unit.rules.conftest import Clock, new_match, served, step
+from tests.unit.rules.conftest import ALICE, Clock, new_match, served, step
 
 EVE = Principal(PLAYER, "eve")  # holds no seat: a spectator
 
@@ -32,10 +32,12 @@ class Watched:
         self.waiting = threading.Event()
 
     def events_after(self, match_id: str, after_seq: int, wait_seconds: float,
-                     after_version: int = -1, wake: Any = None) -> Any:
+                     after_version: int = -1, wake: Any = None, seen_seats: Any = None
+                     ) -> Any:
         if wait_seconds > 0:
             self.waiting.set()
-        return self.inner.events_after(match_id, after_seq, wait_seconds, after_version, wake)
+        return self.inner.events_after(match_id, after_seq, wait_seconds, after_version, wake,
+                                       seen_seats)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
@@ -145,4 +147,29 @@ def test_a_delayed_spectator_cannot_learn_how_far_the_match_is_by_resuming(match
         feed = stub.StreamMatch(rules_pb2.StreamMatchRequest(
             match_id=s.match_id, after_sequence=past), metadata=md, timeout=60)
         assert _items(feed, lambda i: i.HasField("view"))[-1].view.version == 3
+        feed.cancel()
+
+
+def test_a_seat_changing_hands_between_actions_is_shown_at_once(matches, sessions):
+    """A player handing their seat to a bot, or taking it back, moves no version and makes
+    no event: a waiting feed showed it only with the next action's decision, minutes later
+    on a turn clock. It now wakes and sends the decision again, its bot_seats changed (the
+    feed's own wait is 20 s; its deadline here is shorter)."""
+    s = new_match(matches)
+    while matches.legal(s.match_id, 0, ALICE)[3] != (0,):
+        step(matches, s.match_id)  # Alice's decision now
+    with served(matches, "bob") as (stub, md):
+        feed = stub.StreamMatch(rules_pb2.StreamMatchRequest(match_id=s.match_id, seat=1),
+                                metadata=md, timeout=15)
+        first = _items(feed, lambda i: i.HasField("view"))
+        assert list(first[-1].decision.bot_seats) == []
+        for controller, bots in (("bot", [0]), ("human", [])):
+            assert sessions.waiting.wait(10), "the feed never waited"
+            sessions.waiting.clear()  # before the change: the feed waits again after it
+            matches.set_controller(s.match_id, 0, controller, "", ALICE)
+            shown = _items(feed, lambda i: i.HasField("view"))
+            assert [i.HasField("event") for i in shown] == [False]  # no event: none made
+            assert list(shown[-1].decision.seats) == [0]
+            assert list(shown[-1].decision.bot_seats) == bots
+            assert shown[-1].view.version == first[-1].view.version
         feed.cancel()

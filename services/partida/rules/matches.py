@@ -340,13 +340,15 @@ class Matches:
 
     def events(self, match_id: str, seat: int | None, principal: Principal | None,
                after_seq: int, wait_seconds: float, seen_version: int = -1,
-               wake: Wake | None = None) -> tuple[list[dict[str, Any]], Session, int]:
+               wake: Wake | None = None, seen_seats: str | None = None
+               ) -> tuple[list[dict[str, Any]], Session, int]:
         """Events after `after_seq` as the follower may see them, read from the log when the
         live store no longer holds them, and the sequence the follower has now been served
         through (hidden events included), to go on from. With nothing new, it waits briefly
         for new ones, or for the match to move past `seen_version` (the version whose events
-        and view the follower has been sent), or for `wake`; it does not wait when the match
-        is already past it."""
+        and view the follower has been sent), or for a seat to change hands from
+        `seen_seats` (seats_mark of the decision it was sent, if given), or for `wake`; it
+        does not wait when the match is already past them."""
         s = self.session(match_id)
         if seat is not None:
             self._check_seat(s, seat, principal, acting=False)
@@ -354,9 +356,11 @@ class Matches:
         # alone (its events up to the delayed one were all sent with seen_version's view).
         lagged = seat is None and s.spectator_delay > 0
         if (s.status == "active" and s.version == seen_version
-                and (lagged or after_seq >= s.event_seq)):
+                and (lagged or after_seq >= s.event_seq)
+                and seen_seats in (None, seats_mark(s.seats))):
             found, complete = self.sessions.events_after(
-                match_id, max(after_seq, s.event_seq), wait_seconds, seen_version, wake)
+                match_id, max(after_seq, s.event_seq), wait_seconds, seen_version, wake,
+                seen_seats)
             s = self.session(match_id)  # the match as it is now, at least as far as `found`
             if lagged:  # what woke it is live: what the delay now reveals is read afresh
                 found, complete = self.sessions.events_after(match_id, after_seq, 0)

@@ -8,6 +8,10 @@
   match:{id}:events    stream, ids "<seq>-0"     the recent events, trimmed to EVENTS_KEPT;
                        an action without events adds a mark "<last seq>-<version>" instead,
                        so that streams waiting on the match wake up
+  match:{id}:seats     stream, ids "*"           a mark each time a seat changes hands, which
+                       leaves the version as it is (SetSeatController), so that streams
+                       waiting on the match wake up and show it; the last 4 kept (a
+                       follower reads only those made while it waits)
   partida:deadlines    sorted set                decision deadlines (match id by time)
   partida:deadlines:whole   string               set once the index holds every live match;
                        gone with the rest when Redis comes back empty (restored_lost_index)
@@ -64,7 +68,7 @@ WAKE_CLIENT_NAME = "partida-wake"  # tells them apart in CLIENT LIST
 # that an action on a match it served last skips reading the session back (see recent).
 RECENT_SESSIONS = 4096
 
-# KEYS: session, events
+# KEYS: session, events, seat marks
 # ARGV: expected version, new version, blob, ttl, events kept, request id ("" for none),
 #       response, mark id ("" for none), expected seats, new seats, then pairs of
 #       (seq, event json). A session written before seats were kept has none to compare.
@@ -74,6 +78,10 @@ if current ~= ARGV[1] then return 0 end
 local seats = redis.call('HGET', KEYS[1], 'seats')
 if seats and seats ~= ARGV[9] then return 0 end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'blob', ARGV[3], 'seats', ARGV[10])
+if ARGV[9] ~= ARGV[10] then  -- a wake-up only, as the mark below
+  redis.pcall('XADD', KEYS[3], 'MAXLEN', '4', '*', 's', ARGV[10])
+  redis.call('EXPIRE', KEYS[3], ARGV[4])
+end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'rid', ARGV[6], 'response', ARGV[7]) end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 if ARGV[8] ~= '' then  -- a wake-up only: should it be refused, the commit stands
@@ -254,7 +262,8 @@ class RedisSessionStore:
                            seats if seats_before is None else seats_before, seats]
         for e in events:
             args += [e["seq"], jsonio.dumps(e)]
-        keys = [_key(session.match_id, "session"), _key(session.match_id, "events")]
+        keys = [_key(session.match_id, "session"), _key(session.match_id, "events"),
+                _key(session.match_id, "seats")]
         written = bool(self._commit(keys=keys, args=args))
         if not written:
             self.forget(session.match_id)
@@ -305,8 +314,8 @@ class RedisSessionStore:
         return (None, None) if kept is None else kept[1:]
 
     def events_after(self, match_id: str, after_seq: int, wait_seconds: float,
-                     after_version: int = -1, wake: Wake | None = None
-                     ) -> tuple[list[dict[str, Any]], bool]:
+                     after_version: int = -1, wake: Wake | None = None,
+                     seen_seats: str | None = None) -> tuple[list[dict[str, Any]], bool]:
         if self._closed:
             raise stopping("match")
         key = _key(match_id, "events")
@@ -314,7 +323,12 @@ class RedisSessionStore:
         start = f"{after_seq}-{max(after_version, 0)}"
         block = int(min(wait_seconds, MAX_WAIT_SECONDS) * 1000)
         if block:
-            reply = self._blocking_read(key, start, block, wake)
+            streams = {key: start}
+            if seen_seats is not None:  # and a seat changing hands from now on ("$"): the
+                # caller compared the seats it read just before; one changed in between
+                # shows when the wait ends
+                streams[_key(match_id, "seats")] = "$"
+            reply = self._blocking_read(streams, block, wake)
         else:
             reply = self.r.xread({key: start}, count=EVENTS_KEPT)
         found = [jsonio.loads(fields[b"e"]) for _, entries in reply for _, fields in entries
@@ -328,7 +342,8 @@ class RedisSessionStore:
         complete = (oldest is None or oldest <= after_seq + 1) and unbroken(found, after_seq)
         return found, complete
 
-    def _blocking_read(self, key: str, start: str, block_ms: int, wake: Wake | None) -> Any:
+    def _blocking_read(self, streams: dict[str, str], block_ms: int, wake: Wake | None
+                       ) -> Any:
         """XREAD BLOCK that `wake` or close ends early (it then answers as if its time were
         up, or, after close, raises stopping())."""
         read = _Read(self)
@@ -340,7 +355,7 @@ class RedisSessionStore:
             raw = None
             if wake is None or wake.arm(read.end):  # else already set: no wait
                 try:
-                    raw = self._send_read(read, key, start, block_ms)
+                    raw = self._send_read(read, streams, block_ms)
                 finally:
                     if wake is not None:
                         wake.disarm()
@@ -351,11 +366,11 @@ class RedisSessionStore:
             raise stopping("match")
         return self.r.response_callbacks["XREAD"](raw) if raw else []
 
-    def _send_read(self, read: _Read, key: str, start: str, block_ms: int) -> Any:
+    def _send_read(self, read: _Read, streams: dict[str, str], block_ms: int) -> Any:
         pool = self.r.connection_pool
         conn = pool.get_connection()
         try:
-            return self._read_on(conn, read, key, start, block_ms)
+            return self._read_on(conn, read, streams, block_ms)
         except BaseException:
             conn.disconnect()  # its state is unknown: never handed out again as it is
             raise
@@ -364,12 +379,13 @@ class RedisSessionStore:
                 conn.disconnect()  # closed by Redis to end the read, or about to be
             pool.release(conn)
 
-    def _read_on(self, conn: Any, read: _Read, key: str, start: str, block_ms: int) -> Any:
+    def _read_on(self, conn: Any, read: _Read, streams: dict[str, str], block_ms: int) -> Any:
         # The connection's id travels with the read: a reconnect changes it, so an id kept
         # from before could end (or close) another client's command.
         conn.send_packed_command(conn.pack_commands([
             ("CLIENT", "ID"),
-            ("XREAD", "COUNT", EVENTS_KEPT, "BLOCK", block_ms, "STREAMS", key, start)]))
+            ("XREAD", "COUNT", EVENTS_KEPT, "BLOCK", block_ms, "STREAMS", *streams,
+             *streams.values())]))
         read.sent(conn.read_response())
         try:
             return conn.read_response()

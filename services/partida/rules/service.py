@@ -18,7 +18,7 @@ from partida.platform.calls import caller, failure_status, unexpected_status
 from partida.platform.errors import InvalidArgument, OutOfRange, ServiceError
 from partida.rules import protos
 from partida.rules.matches import Matches
-from partida.rules.session import SeatMeta, Session, Wake, played_by_bots
+from partida.rules.session import SeatMeta, Session, Wake, played_by_bots, seats_mark
 from partida.v1 import common_pb2, rules_pb2, rules_pb2_grpc
 
 # How long a live feed waits on a quiet match before it looks again. A feed whose caller
@@ -176,13 +176,14 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             raise InvalidArgument("after_sequence must not be negative")
         after = request.after_sequence
         shown = -1  # the version whose events, view and decision the stream last sent
+        seats = None  # who played each seat then (seats_mark): a change is sent too
         gone = Wake()
         context.add_callback(gone.set)  # the caller went away: stop waiting, free the thread
         while context.is_active():
             # `after` moves past the events hidden from the follower too: else it would
             # read them again and again, never waiting, and never end after the last one.
             events, s, after = self.matches.events(request.match_id, seat, principal, after,
-                                                   STREAM_WAIT_SECONDS, shown, gone)
+                                                   STREAM_WAIT_SECONDS, shown, gone, seats)
             if request.after_sequence > s.event_seq and (seat is not None
                                                          or not s.spectator_delay):
                 # A client's mistake: the events to come up to it would be skipped unsaid. Not
@@ -194,11 +195,12 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             # An action may produce no event (e.g. a ¿Pasarán? seat ending its segment) and
             # still hand the decision over: the wait also ends when the version moves, and
             # a moved version's view and decision are sent.
-            if events or s.version != shown:
+            # A seat handed to a bot or taken back changes the decision's bot_seats alone.
+            if events or s.version != shown or seats_mark(s.seats) != seats:
                 # Of the reading the events were read against (a later one may be newer: its
                 # events, for a delayed spectator those it reveals, would then wait unsent).
                 look = self.matches.look(s, seat, principal)
-                shown = s.version
+                shown, seats = s.version, seats_mark(s.seats)
                 # A delayed spectator's view and decision are those of the lagging state.
                 yield rules_pb2.StreamMatchResponse(
                     view=protos.view(s.game_id, look.version, look.view),

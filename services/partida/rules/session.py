@@ -186,12 +186,13 @@ class SessionStore(Protocol):
         """Drop the copy `recent` would answer (it misled a caller)."""
 
     def events_after(self, match_id: str, after_seq: int, wait_seconds: float,
-                     after_version: int = -1, wake: Wake | None = None
-                     ) -> tuple[list[dict[str, Any]], bool]:
+                     after_version: int = -1, wake: Wake | None = None,
+                     seen_seats: str | None = None) -> tuple[list[dict[str, Any]], bool]:
         """Events with seq > after_seq, waiting up to `wait_seconds` for one, or (when
         `after_version` is given) until the session moves past that version, as an action
-        without events does, or until `wake` is set; the flag says whether the store still
-        holds every event after `after_seq` (else: read the log)."""
+        without events does, or (when `seen_seats` is given) until a seat changes hands
+        (seats_mark), or until `wake` is set; the flag says whether the store still holds
+        every event after `after_seq` (else: read the log)."""
 
     def set_deadline(self, match_id: str, when: float) -> None: ...
 
@@ -307,8 +308,8 @@ class MemorySessionStore:
         pass
 
     def events_after(self, match_id: str, after_seq: int, wait_seconds: float,
-                     after_version: int = -1, wake: Wake | None = None
-                     ) -> tuple[list[dict[str, Any]], bool]:
+                     after_version: int = -1, wake: Wake | None = None,
+                     seen_seats: str | None = None) -> tuple[list[dict[str, Any]], bool]:
         deadline = time.monotonic() + wait_seconds
         with self._changes.watch(match_id) as changes:  # before reading: no commit missed
             if wake is not None:
@@ -317,7 +318,8 @@ class MemorySessionStore:
                 while True:
                     if self._closed:
                         raise stopping("match")
-                    found, complete, moved = self._read(match_id, after_seq, after_version)
+                    found, complete, moved = self._read(match_id, after_seq, after_version,
+                                                        seen_seats)
                     left = deadline - time.monotonic()
                     if found or moved or left <= 0 or (wake is not None and wake.is_set()):
                         return found, complete
@@ -326,17 +328,19 @@ class MemorySessionStore:
                 if wake is not None:
                     wake.disarm()
 
-    def _read(self, match_id: str, after_seq: int, after_version: int
-              ) -> tuple[list[dict[str, Any]], bool, bool]:
+    def _read(self, match_id: str, after_seq: int, after_version: int,
+              seen_seats: str | None) -> tuple[list[dict[str, Any]], bool, bool]:
         """The events after `after_seq`, whether they are all still kept, and whether the
-        match has moved past `after_version`."""
+        match has moved past `after_version` or its seats changed hands since `seen_seats`."""
         with self._lock:
             kept = self._events.get(match_id, deque())
             found = [e for e in kept if e["seq"] > after_seq]
             complete = (not kept or kept[0]["seq"] <= after_seq + 1) and unbroken(found,
                                                                                    after_seq)
-            moved = after_version >= 0 and self._sessions.get(
-                match_id, (after_version,))[0] > after_version
+            current = self._sessions.get(match_id)
+        moved = current is not None and (
+            (after_version >= 0 and current[0] > after_version)
+            or (seen_seats is not None and current[1] != seen_seats))
         return found, complete, moved
 
     def set_deadline(self, match_id: str, when: float) -> None:
