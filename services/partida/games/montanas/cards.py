@@ -45,6 +45,12 @@ def barricade_spots(state: MontanasState) -> list[tuple[str, int]]:
     return spots
 
 
+def barricade_tokens_left(state: MontanasState, content: Content) -> int:
+    """Tokens off the board. The box has a fixed number and the card rebuilds broken ones,
+    so it builds nothing while every token stands (partida's reading, RULES.md)."""
+    return content.setup.barricade_tokens - sum(b is not None for b in state.barricades)
+
+
 def redeploy_moves(state: MontanasState) -> list[tuple[int, int, int]]:
     """(seat, from, to) single-pawn moves between sections that stand; pawns may cross
     destroyed sections but never stop in one."""
@@ -67,6 +73,8 @@ def targets(state: MontanasState, content: Content, card: Card) -> list[tuple[st
         bands = {zone(m, content) for m in state.monsters}
         return [(b, f"every monster in the {b}-range band") for b in _BOMB_BANDS if b in bands]
     if card.kind == "barricade":
+        if barricade_tokens_left(state, content) <= 0:
+            return []
         return [(f"{facing}{sec}", f"{facing} barricade on section {sec}")
                 for facing, sec in barricade_spots(state)]
     if card.kind == "redeploy":

@@ -108,10 +108,17 @@ class Setup(_Model):
     explorers_per_team: int
     hand_limit: int
     solo_hand_limit: int
-    barricades: int
+    barricades: int         # placed at set-up
+    barricade_tokens: int   # in the box: the most that can stand at once
     new_tiles_per_turn: int
     max_discard: int
     max_exchange: int
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Setup:
+        if not 0 <= self.barricades <= self.barricade_tokens:
+            raise ValueError("set-up cannot place more barricades than there are tokens")
+        return self
 
 
 class Card(_Model):

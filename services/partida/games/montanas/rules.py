@@ -52,6 +52,7 @@ INFO = GameInfo(
     ),
     hidden_information=True,
     options={"first_seat": "seat that plays first (default: drawn at random)"},
+    rules_revision=2,  # the editions are listed at the end of RULES.md
 )
 
 
