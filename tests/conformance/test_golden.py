@@ -121,14 +121,23 @@ def test_transcripts_name_the_edition_of_the_rules_they_pin(game_id: str, match:
 
 def test_a_transcript_adjudicated_otherwise_is_rewritten_only_under_a_raised_edition(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    game_id, match = golden.all_matches()[0]
+    game_id, match = next((g, m) for g, m in golden.all_matches() if g == "montanas")
     game, data = get(game_id), load(game_id, match)
+
+    def edition(revision: int) -> None:
+        monkeypatch.setattr(game, "info", dataclasses.replace(game.info,
+                                                              rules_revision=revision))
+
+    edition(data["rules_revision"])
     assert golden.unannounced_change(game_id, data) is None  # it replays as it says
     first = game._apply
     monkeypatch.setattr(game, "_apply", lambda state, seat, action, rng: [
         *first(state, seat, action, rng), Event("ruled_anew", {})])
     why = golden.unannounced_change(game_id, data)
     assert why is not None and why.endswith(f"raise {game_id}'s GameInfo.rules_revision")
-    monkeypatch.setattr(game, "info", dataclasses.replace(
-        game.info, rules_revision=data["rules_revision"] + 1))
+    edition(data["rules_revision"] + 1)
     assert golden.unannounced_change(game_id, data) is None
+    monkeypatch.setattr(game, "legal_actions", lambda state, seat: [])  # each one refused now
+    edition(data["rules_revision"])
+    why = golden.unannounced_change(game_id, data)
+    assert why is not None and "is not a legal action" in why

@@ -222,7 +222,7 @@ def unannounced_change(game_id: str, old: dict[str, Any]) -> str | None:
     so that matches logged before it are known to be of the older edition. None: it may."""
     try:
         check_replay(game_id, old)
-    except AssertionError as e:
+    except Exception as e:  # a difference found, or a recorded action now refused
         revision = get(game_id).info.rules_revision
         if old.get("rules_revision", 1) == revision:
             return (f"its recorded actions now replay otherwise ({e}) under the same edition "
