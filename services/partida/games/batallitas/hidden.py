@@ -3,8 +3,9 @@ hidden at set-up, revealed in play, the passage crossed or found (Scenario 4 and
 "The secret passage").
 
 A marker is {"kind", "pos", "face_down", "owner"}; its kind is hidden from the side that does
-not own it (rules.view, rules.determinize). Each is laid where its owner picks (`hide:<x>,<y>`)
-and, as the book places them unseen, takes a kind drawn at random from those left.
+not own it (rules.view, rules.determinize), and from its owner too until all are laid. Each is
+laid where its owner picks (`hide:<x>,<y>`) and, as the book places them unseen, takes a kind
+drawn at random from those left.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from partida.games.batallitas.content import HiddenMarkers, Pos, load
 from partida.games.batallitas.grid import Field
 from partida.games.batallitas.shooting import weapon
 from partida.games.batallitas.state import GONE, BatallitasState, Nose
-from partida.games.batallitas.turn import can_pay, check_end, pay, scenario_of
+from partida.games.batallitas.turn import can_pay, check_end, leader_out, pay, scenario_of
 from partida.games.batallitas.world import field_of
 
 PASSAGE = "secret_passage"
@@ -51,6 +52,12 @@ def hide(state: BatallitasState, rng: Rng, cell: Pos, ev: list[Event]) -> None:
     state.markers.append({"kind": kind, "pos": list(cell), "face_down": True,
                           "owner": hm.owner, "hidden": True})
     ev.append(Event("marker_hidden", {"cell": list(cell)}))
+
+
+def laying(state: BatallitasState) -> bool:
+    """The markers are still being laid: the book has them laid unseen and looked at only once
+    all are down, so until then even their owner does not know which is which."""
+    return any(item["kind"] == "hide" for item in state.setup)
 
 
 def marker_at(state: BatallitasState, p: Pos, *, face_down: bool | None = None) -> dict | None:
@@ -116,6 +123,7 @@ def cross(state: BatallitasState, n: Nose, ev: list[Event]) -> None:
     n.status, n.pos, n.alert, n.done = GONE, None, False, True
     if state.active_nose == n.id:
         state.active_nose = None
+    leader_out(state, n)
     check_end(state, ev)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from partida.engine import Action, Event
 from partida.games.batallitas.grid import Field
 from partida.games.batallitas.state import GONE, BatallitasState, Nose
-from partida.games.batallitas.turn import can_pay, pay, scenario_of
+from partida.games.batallitas.turn import can_pay, leader_out, pay, scenario_of
 
 SIDES = ("north", "east", "south", "west")
 FACING_OUT = {"north": "N", "south": "S", "west": "W", "east": "E"}
@@ -66,3 +66,4 @@ def leave(state: BatallitasState, f: Field, n: Nose, side: str, ev: list[Event])
     n.goods, n.trolley = {}, False
     if state.active_nose == n.id:
         state.active_nose = None
+    leader_out(state, n)

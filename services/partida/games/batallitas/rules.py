@@ -88,7 +88,13 @@ INFO = GameInfo(
     hidden_information=True,
     options={"painted_squads": "deal three event cards per squad instead of two (default off)",
              "turn_limit": "turns before a scenario without a book limit ends (default 12)"},
+    rules_revision=2,  # the editions are listed at the end of RULES.md
 )
+
+
+# Card windows that stay open after a card until their seat passes: several cards may be
+# played at the start of a turn or at an activation (RULES.md decision).
+MOMENTS = ("turn_start", "activation")
 
 
 class Batallitas(Game[BatallitasState]):
@@ -847,6 +853,13 @@ class Batallitas(Game[BatallitasState]):
         else:
             self._burst_shot(state, n, target, rng, ev, r, jam)
 
+    def _reopen(self, state: BatallitasState, window: dict[str, Any], below: int) -> None:
+        """A turn's start and a squad's activation are moments, not single plays: after a card
+        the seat's window opens again, under what the card raised, until it passes (RULES.md
+        decision, "Event cards")."""
+        if window["timing"] in MOMENTS and state.result is None and state.hands[window["seat"]]:
+            state.prompts.insert(below, window)
+
     # prompts
     def _answer_prompt(self, state: BatallitasState, verb: str, rest: str, rng: Rng,
                        ev: list[Event]) -> None:
@@ -854,10 +867,12 @@ class Batallitas(Game[BatallitasState]):
         if p["kind"] in ("card", "reroll"):
             state.prompts.pop()
             if verb == "play":
+                below = len(state.prompts)
                 self._play_card(state, rng, p, rest, ev)
                 if p["timing"] == "before_roll":
                     assert state.pending is not None
                     state.pending["stage"] = "reroll"  # no dice, and nothing to answer after
+                self._reopen(state, p, below)
             elif verb == "reroll":
                 cards.reroll(state, p["seat"], rest, ev)
             elif p.get("timing") == "on_pupae":  # passed: the pupae are lost now
@@ -934,14 +949,16 @@ class Batallitas(Game[BatallitasState]):
     def _marker_view(self, state: BatallitasState, m: dict[str, Any],
                      seat: Seat | None) -> dict[str, Json]:
         out = copy_plain(m)
-        if m.get("face_down") and (seat is None or state.sides[seat] != m.get("owner")):
+        if m.get("face_down") and (seat is None or state.sides[seat] != m.get("owner")
+                                   or hidden.laying(state)):
             out["kind"] = "face_down"
         return out
 
     def determinize(self, state: BatallitasState, seat: Seat | None,
                     rng: Rng) -> BatallitasState:
         """Redeal the hands the seat cannot see from what it has not seen, reshuffle every
-        deck, and swap the identities of face-down markers it does not own."""
+        deck, and swap the identities of face-down markers it does not own (or, while they are
+        still being laid, all of them)."""
         out = state.clone()
         for s in range(len(out.hands)):
             if s == seat:
@@ -952,10 +969,11 @@ class Batallitas(Game[BatallitasState]):
             k = len(out.hands[s])
             out.hands[s], out.decks[s] = unseen[:k], unseen[k:]
         mine = None if seat is None else state.sides[seat]
-        hidden = [m for m in out.markers if m.get("face_down") and m.get("owner") != mine]
-        kinds = [m["kind"] for m in hidden]
+        covered = [m for m in out.markers if m.get("face_down")
+                   and (m.get("owner") != mine or hidden.laying(state))]
+        kinds = [m["kind"] for m in covered]
         rng.shuffle(kinds)
-        for m, k in zip(hidden, kinds, strict=True):
+        for m, k in zip(covered, kinds, strict=True):
             m["kind"] = k
         return out
 

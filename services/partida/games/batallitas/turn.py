@@ -251,18 +251,24 @@ def hurt(state: BatallitasState, n: Nose, pupae: int, ev: list[Event]) -> None:
         n.done = True
     if state.burst is not None and state.burst["nose"] == n.id:  # not a card's burst at it
         state.burst = None
-    sq = state.squads[n.squad]
-    if sq.leader == n.id:
-        sq.leader = None
-        heirs = successors(state, sq)
-        if heirs:
-            state.prompts.append({"kind": "leader", "seat": state.seat_of(sq.side),
-                                  "squad": sq.index})
+    leader_out(state, n)
     # a leader prompt raised earlier goes once nobody of its squad is left to name (Imagen de
     # Milú may take a whole squad in one go)
     state.prompts = [q for q in state.prompts if q["kind"] != "leader"
                      or successors(state, state.squads[q["squad"]])]
     check_end(state, ev)
+
+
+def leader_out(state: BatallitasState, n: Nose) -> None:
+    """A leader out of the game, eliminated or gone off the board (RULES.md decision): its
+    owner names a provisional leader at once ("Leaders" rule 4)."""
+    sq = state.squads[n.squad]
+    if sq.leader != n.id:
+        return
+    sq.leader = None
+    if successors(state, sq):
+        state.prompts.append({"kind": "leader", "seat": state.seat_of(sq.side),
+                              "squad": sq.index})
 
 
 def abandon_trolley(state: BatallitasState, n: Nose, ev: list[Event]) -> None:
@@ -305,12 +311,20 @@ def drop_mod(n: Nose, m: dict[str, Any], ev: list[Event]) -> None:
 
 def end_turn(state: BatallitasState, ev: list[Event]) -> None:
     ev.append(Event("turn_ended", {"turn": state.turn}))
+    state.blasts = [b for b in state.blasts if not orphan_blast(state, b)]
     for n in state.noses:
         for m in [m for m in n.mods if m["until"] == "turn_end"]:
             drop_mod(n, m, ev)
     limit = turn_limit(state)
     if limit is not None and state.turn >= limit:
         check_end(state, ev, turn_over=True)
+
+
+def orphan_blast(state: BatallitasState, blast: dict[str, Any]) -> bool:
+    """A lingering template goes at its squad's next activation; a squad no longer fighting
+    gets no marker for the next turn, so its templates go as this one ends (RULES.md decision,
+    "Flamethrower")."""
+    return not state.alive(blast["squad"])
 
 
 # --- the end ------------------------------------------------------------------------------
