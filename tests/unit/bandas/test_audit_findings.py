@@ -23,7 +23,8 @@ def test_a_spear_counter_blow_that_hits_acid_blood_burns_the_spear_wielder():
     acid blood hit in melee hits back whoever hit it, the spear's counter-blow included."""
     state = arena(keep={"mu_grumo": (60, 80), "ch_pico": (62.8, 80)})
     activate(state, "mu_grumo")                                      # acid blood, composite
-    ev = act(state, "fight:ch_pico:two_hand_weapons", 6, 1, 1, 1, 1)  # spear hits, save 1
+    ev = act(state, "fight:ch_pico:two_hand_weapons", 6, 1, 1, 1, 1,  # spear hits, save 1
+             4, 2)                      # both lie down: nobody is left to act, initiative
     assert kinds(ev)[:5] == ["spear_strikes_first", "attack_roll", "save", "wound",
                              "acid_blood"]
     assert of(ev, "acid_blood") == [{"model": "mu_grumo", "burns": "ch_pico"}]

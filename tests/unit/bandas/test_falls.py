@@ -46,6 +46,7 @@ def test_passing_every_check_leaves_it_prone_and_standing_costs_an_action():
     state = on_roof()
     C.fall(state, "ch_pico", 8.0, ScriptedRng(1), [])
     assert state.models["ch_pico"]["status"] == "prone"
+    state.models["ch_pico"]["activated"] = False                # its next turn
     activate(state, "ch_pico")
     assert sorted(a.id for a in GAME.legal_actions(state, 0)) == ["end", "stand"]
     act(state, "stand")

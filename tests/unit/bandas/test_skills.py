@@ -63,9 +63,10 @@ def test_acid_blood_hits_back_whoever_hits_it_in_melee():
     """Sangre ácida: hit in melee, it gives its attacker a hit."""
     state = duel(d_skills=["acid_blood"])
     activate(state, "ch_lata")
-    ev = act(state, "fight:mu_baba:chain_hook", 6, 1, 1, 5, 1, 5, 1)  # hit, no parry, save
-    assert "acid_blood" in kinds(ev)                                    # fails, down; lata's
-    assert state.models["ch_lata"]["status"] == "down"                  # save fails, down
+    ev = act(state, "fight:mu_baba:chain_hook", 6, 1, 1, 5, 1, 5, 1,  # hit, no parry, save
+             4, 2)                                                      # fails, down; lata's
+    assert "acid_blood" in kinds(ev)                                    # save fails, down;
+    assert state.models["ch_lata"]["status"] == "down"                  # both lie: new turn
 
 
 def test_the_amulet_ignores_one_out_of_action():

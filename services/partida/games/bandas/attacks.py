@@ -153,12 +153,11 @@ def fight(state: BandasState, mid: str, target: str, weapon: str, rng: Rng,
     if weapon == "net":
         _net(state, mid, target, rng, ev)
         return
-    spec = PTS.weapons.get(weapon)
     if t["status"] == STANDING and "spear" in t["weapons"] and target not in a["countered"]:
         a["countered"].append(target)       # Lanza: the charged spear strikes first, once
         ev.append(Event("spear_strikes_first", {"model": target, "at": mid}))
         _lands(state, target, mid, "spear", 0, t["foes"][mid] == state.turn, rng, ev)
-    for _ in range(spec.blows if spec else 1):
+    for _ in range(_blows(state, mid, weapon)):
         if m["status"] != STANDING or not state.in_play(target):
             return
         blow = a["blows"]
@@ -170,6 +169,17 @@ def fight(state: BandasState, mid: str, target: str, weapon: str, rng: Rng,
             C.charged(state, target, save_mod, rng, ev)
             continue
         _lands(state, mid, target, weapon, blow, first, rng, ev)
+
+
+def _blows(state: BandasState, mid: str, weapon: str) -> int:
+    """Blows of one melee action: two with two hand weapons (Dos armas de mano), and two with a
+    pair of pistols, whose two shots hold in melee too (Pistolas; see RULES.md)."""
+    spec = PTS.weapons.get(weapon)
+    if spec is None:
+        return 1
+    if spec.pair and state.models[mid]["weapons"].count(weapon) == 2:
+        return 2
+    return spec.blows
 
 
 def _lands(state: BandasState, mid: str, target: str, weapon: str, blow: int, first: bool,

@@ -102,6 +102,10 @@ _RANK = {STANDING: 0, PRONE: 1, DOWN: 2, STUNNED: 3, OUT: 4}
 
 def worsen(state: BandasState, mid: str, status: str, ev: list[Event]) -> None:
     m = state.models[mid]
+    if status != OUT and m["status"] != OUT:
+        # Heridas, Caídas: getting up (or over a stun) happens in the *next* turn, so a model
+        # laid low before its activation has lost that activation.
+        m["activated"] = True
     if _RANK[status] <= _RANK[m["status"]]:
         return
     m["status"] = status
@@ -140,9 +144,9 @@ def charged(state: BandasState, mid: str, save_mod: int, rng: Rng, ev: list[Even
     m = state.models[mid]
     status = STUNNED if m["status"] == DOWN else OUT
     if status == OUT and has(state, mid, "amulet") and not m["amulet_used"]:
-        m["amulet_used"] = True         # Amuletos: one out of action ignored per match
-        status = STUNNED
-    worsen(state, mid, status, ev)
+        m["amulet_used"] = True         # Amuletos: one out of action ignored, it stays stunned
+    else:
+        worsen(state, mid, status, ev)
     ev.append(Event("charged_while_down", {"model": mid, "now": state.models[mid]["status"]}))
 
 

@@ -35,6 +35,7 @@ class Grade(_Model):
     families: tuple[str, ...]
     melee_slots: int
     ranged_slots: int
+    melee_for_ranged: bool = False  # Animales: an unused ranged slot may take a melee weapon
 
 
 class Weapon(_Model):
@@ -187,10 +188,14 @@ def _model_errors(pts: PointsList, m: ModelSheet) -> list[str]:
         errors.append(f"{who}: at most two pistols")
     ranged_slots_used = len(ranged) - (1 if pistols == 2 else 0)  # a pair of pistols is one slot
     melee = sum(1 for w in known if w.kind == "melee")
-    over = max(0, ranged_slots_used - grade.ranged_slots) + max(0, melee - grade.melee_slots)
+    ranged_cap, melee_cap = grade.ranged_slots, grade.melee_slots
+    if grade.melee_for_ranged and ranged_slots_used < ranged_cap:
+        melee_cap, ranged_cap = melee_cap + ranged_cap - ranged_slots_used, ranged_slots_used
+    over = max(0, ranged_slots_used - ranged_cap) + max(0, melee - melee_cap)
     if over > extra:
         errors.append(f"{who}: a {m.grade} carries {grade.ranged_slots} ranged and "
                       f"{grade.melee_slots} melee weapon(s)"
+                      + (" (or a melee one for the ranged)" if grade.melee_for_ranged else "")
                       + (" plus one for the tentacle" if extra else "")
                       + f", not {ranged_slots_used} and {melee}")
     modes = pts.weapons["shotgun"].ammo_modes

@@ -57,7 +57,8 @@ def _info(content: Content) -> GameInfo:
         scenarios=tuple(Scenario(t.id, t.title, len(t.sides), len(t.sides),
                                  tuple(s.id for s in t.sides), t.description)
                         for t in content.tables.values()),
-        hidden_information=False, options=OPTIONS)
+        hidden_information=False, options=OPTIONS,
+        rules_revision=2)       # the editions are listed at the end of RULES.md
 
 
 INFO = _info(load())
@@ -161,6 +162,8 @@ class Bandas(Game[BandasState]):
         for m in state.models.values():
             m["activated"] = False
         for v in state.vehicles.values():
+            if not v["activated"]:
+                v["moving"] = False     # a whole turn without an activation: it has stopped
             v["activated"] = False
         alive = [s for s in range(state.seats) if s not in state.routed]
         rolling, rolls = alive, []
@@ -328,7 +331,8 @@ class Bandas(Game[BandasState]):
             status = state.models[driver]["status"]
             netted = state.models[driver]["netted"]     # a netted driver: the vehicle stays
             state.models[driver]["netted"] = False
-            self._recover(state, driver, ev)
+            if not state.models[driver]["activated"]:   # not laid low this turn (C.worsen)
+                self._recover(state, driver, ev)
             if status != STANDING or v["wheels"] >= 2 or netted:
                 state.active["no_move"] = True
             if status == STUNNED:

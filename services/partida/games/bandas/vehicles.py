@@ -99,43 +99,58 @@ def run_over(state: BandasState, vid: str, mid: str, start: tuple[float, float],
 
 def _aside(state: BandasState, vid: str, p: tuple[float, float], a: tuple[float, float],
            b: tuple[float, float]) -> tuple[float, float]:
-    """The point just beside the path a-b, on the side of p."""
+    """The point just beside the path a-b, on the side of p (the other side when its base
+    would not fit there). The vehicle's half-extent across the path counts: a drift slides
+    it sideways, so its length may lie across its way."""
     seg = LineString([a, b])
     near = seg.interpolate(seg.project(G.Point(p)))
     dx, dy = b[0] - a[0], b[1] - a[1]
     n = math.hypot(dx, dy)
     nx, ny = -dy / n, dx / n
-    side = 1 if (p[0] - near.x) * nx + (p[1] - near.y) * ny >= 0 else -1
-    off = kind(state, vid).width / 2 + G.RADIUS + 0.1
+    k, h = kind(state, vid), math.radians(state.vehicles[vid]["heading"])
+    across = abs(k.length / 2 * (math.cos(h) * nx + math.sin(h) * ny)) + \
+        abs(k.width / 2 * (-math.sin(h) * nx + math.cos(h) * ny))
+    off = across + G.RADIUS + 0.1
     t = W.table(state)
-    return (min(max(near.x + side * nx * off, 0.0), t.width),
-            min(max(near.y + side * ny * off, 0.0), t.height))
+    first = 1 if (p[0] - near.x) * nx + (p[1] - near.y) * ny >= 0 else -1
+    spots = [(min(max(near.x + side * nx * off, 0.0), t.width),
+              min(max(near.y + side * ny * off, 0.0), t.height)) for side in (first, -first)]
+    blocks = W.blocks(state)
+    return next((q for q in spots if not G.base_overlaps(q, blocks)), spots[0])
 
 
 def drift(state: BandasState, vid: str, rng: Rng, ev: list[Event]) -> None:
     """Tabla de impactos 1: a vehicle with a wheel hit whose driver fails his check drifts
     2d6 cm in a scatter direction; meeting a piece or a vehicle on the way it crashes and
-    takes another roll on the hit table."""
+    takes another roll on the hit table. Models in its way are run over as by a drive
+    (Atropellos); a motorbike, which cannot run over, stops short of them (RULES.md)."""
     v, k = state.vehicles[vid], kind(state, vid)
     direction = rng.scatter()
     dist = rng.d6() + rng.d6()
     angle = math.radians(G.scatter_angle(direction))
     t = W.table(state)
     table = box(0, 0, t.width, t.height)
+    start = (v["x"], v["y"])
     here = G.footprint(v["x"], v["y"], v["heading"], k.length, k.width)
     others = W.blocks(state, frozenset({vid}))
-    end, reach = (v["x"], v["y"]), 0.0
+    end, crashed = start, False
     for i in range(1, 2 * dist + 1):            # half-centimetre steps, sliding sideways
         p = (v["x"] + i / 2 * math.cos(angle), v["y"] + i / 2 * math.sin(angle))
         swept = here.union(G.footprint(p[0], p[1], v["heading"], k.length, k.width)).convex_hull
         if not table.contains(swept) or any(swept.intersection(b.shape).area > 1e-6
                                              for b in others):
+            crashed = True
             break
-        end, reach = p, i / 2
-    crashed = reach < dist
+        if not k.run_over and in_path(state, vid, swept):
+            break                               # not scenery: no crash
+        end = p
+    path = here.union(G.footprint(end[0], end[1], v["heading"], k.length, k.width)).convex_hull
+    victims = in_path(state, vid, path) if end != start else []
     v.update(x=end[0], y=end[1], moving=True)
     ev.append(Event("drifted", {"vehicle": vid, "scatter": direction, "cm": dist,
                                 "to": list(end), "crashed": crashed}))
+    for mid in victims:
+        run_over(state, vid, mid, start, end, rng, ev)
     if crashed:
         hit_table(state, vid, rng, ev)
 
@@ -205,15 +220,21 @@ def explode(state: BandasState, vid: str, rng: Rng, ev: list[Event]) -> None:
 
 
 def _beside(state: BandasState, vid: str, i: int) -> tuple[float, float]:
+    """The i-th survivor's spot along one side of the wreck (the other side when its base
+    would not fit there: inside a building it could never move again)."""
     v, k = state.vehicles[vid], kind(state, vid)
-    a = math.radians(v["heading"] + 90)
     off = k.width / 2 + G.RADIUS + 0.2
     along = (i - 1.5) * 2 * G.RADIUS
     h = math.radians(v["heading"])
     t = W.table(state)
-    x = v["x"] + off * math.cos(a) + along * math.cos(h)
-    y = v["y"] + off * math.sin(a) + along * math.sin(h)
-    return (min(max(x, 0.0), t.width), min(max(y, 0.0), t.height))
+    spots = []
+    for side in (90, -90):
+        a = math.radians(v["heading"] + side)
+        x = v["x"] + off * math.cos(a) + along * math.cos(h)
+        y = v["y"] + off * math.sin(a) + along * math.sin(h)
+        spots.append((min(max(x, 0.0), t.width), min(max(y, 0.0), t.height)))
+    blocks = W.blocks(state)
+    return next((q for q in spots if not G.base_overlaps(q, blocks)), spots[0])
 
 
 def board_problem(state: BandasState, mid: str, vid: str, move: float) -> str | None:
@@ -235,9 +256,11 @@ def board_problem(state: BandasState, mid: str, vid: str, move: float) -> str | 
 
 def board(state: BandasState, mid: str, vid: str, rng: Rng, ev: list[Event]) -> bool:
     """The pericia check, −1 from the ground, −2 from a moving vehicle; winged models and a
-    harpoon that hit this vehicle this activation skip it; a chain hook re-rolls a failure."""
+    harpoon that hit this vehicle this activation skip it; a chain hook re-rolls a failure.
+    Getting into a vehicle of one's own gang is no assault: no check (see RULES.md)."""
     m = state.models[mid]
-    free = C.has(state, mid, "winged") or (state.active or {}).get("harpoon") == vid
+    own = state.vehicles[vid]["seat"] == m["seat"]
+    free = own or C.has(state, mid, "winged") or (state.active or {}).get("harpoon") == vid
     ok = True
     if not free:
         from_moving = bool(m["vehicle"]) and state.vehicles[m["vehicle"]]["moving"]
@@ -267,10 +290,15 @@ def damaged(state: BandasState, vid: str) -> bool:
 
 
 def repair(state: BandasState, mid: str, vid: str, rng: Rng, ev: list[Event]) -> None:
-    """Mecánico: a pericia check mends the wheels and the weapon, once per turn."""
+    """Mecánico: a pericia check mends one destroyed part, once per turn: the wheels first
+    (they keep it from moving), else the weapon (see RULES.md)."""
     state.models[mid]["repaired"] = state.turn
     if C.check(state, mid, rng, ev, "repair"):
-        state.vehicles[vid].update(wheels=0, weapon_broken=False)
+        v = state.vehicles[vid]
+        if v["wheels"]:
+            v["wheels"] = 0
+        else:
+            v["weapon_broken"] = False
         ev.append(Event("repaired", {"model": mid, "vehicle": vid}))
 
 
