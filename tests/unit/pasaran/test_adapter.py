@@ -43,7 +43,8 @@ def played() -> dict[str, Any]:
             seen["kinds"].add(e.kind)
         for s in GAME.to_act(state):
             seen["ids"].update(a.id for a in GAME.legal_actions(state, s))
-        if len(seen["ids"]) % 7 == 0 or state.combat is not None and state.combat["round"] == 1:
+        if (len(seen["ids"]) % 7 == 0 or state.offer is not None
+                or state.combat is not None and state.combat["round"] == 1):
             seen["views"] += [GAME.view(state, 0), GAME.view(state, 1)]
 
     play_match(GAME, "campaign", [BOTS["heuristic"](), BOTS["heuristic"]()], 1, observe=observe)

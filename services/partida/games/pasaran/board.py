@@ -172,19 +172,21 @@ def held_by_revolt(content: Content, state: PasaranState, uid: str) -> bool:
     return False
 
 
-def reinforcement_places(content: Content, state: PasaranState, side: str) -> list[str]:
+def reinforcement_places(content: Content, state: PasaranState, side: str,
+                         adding: bool = True) -> list[str]:
     """5.1: an area the side holds together with its city, or that city; the French note's
     Madrid exception: a side holding Madrid's city may always place in it. Cities take at most
-    3 land units of a side."""
+    3 land units of a side; `adding=False` (a repair, errata to 7.3.2, adds no unit) skips the
+    stacking limits."""
     out = []
     for a in content.map.areas:
         if a.city is None or a.kind != "land":
             continue
         city = city_of(a.id)
-        space = (len(land_at(state, city, side)) < content.tables.city_stack
-                 and room(content, state, city, side))
+        space = not adding or (len(land_at(state, city, side)) < content.tables.city_stack
+                               and room(content, state, city, side))
         if state.control.get(a.id) == side and state.city_control.get(a.id) == side:
-            if not contested(state, a.id) and room(content, state, a.id, side):
+            if not contested(state, a.id) and (not adding or room(content, state, a.id, side)):
                 out.append(a.id)
             if space:
                 out.append(city)

@@ -189,7 +189,8 @@ def _revolt(content: Content, state: PasaranState, area: str, count: int,
 
 
 def lift_revolts(content: Content, state: PasaranState, events: list[Event]) -> None:
-    """Barcelona Revolt ends in the turn that enough Republican regulars stand in the area."""
+    """Barcelona Revolt ends in the turn that enough Republican regulars stand in the area:
+    ground units only (the French note's regulars are a kind of ground unit), HQs aside."""
     for cid in list(state.permanent):
         effect = content.card(cid).effect or {}
         area = effect.get("revolt")
@@ -197,7 +198,7 @@ def lift_revolts(content: Content, state: PasaranState, events: list[Event]) -> 
             continue
         regulars = [u for u in state.on_map("rep") if B.area_of(state.units[u]["at"]) == area
                     and content.unit(u).tag in ("regular", "int")
-                    and state.units[u]["kind"] != "hq"]
+                    and state.units[u]["kind"] not in ("hq", "air")]
         if len(regulars) >= int(effect["regulars"]):
             state.permanent.remove(cid)
             state.discard.append(cid)

@@ -49,14 +49,17 @@ def land_value(content: Content, state: PasaranState, uid: str, attacker: bool,
 
 def air_value(content: Content, state: PasaranState, uid: str, place: str, in_air: bool) -> int:
     """An aircraft's value: in the air segment only weather counts; over the land segment the
-    map's air modifier applies too (see RULES.md)."""
+    map's air modifier applies too and, to the attacking side's, the terrain's cut to every
+    attacker (1.2; see RULES.md)."""
     s = B.strength(content, state, uid)
     if not in_air:
-        air = _terrain(content, place).get("air")
-        if air == "half":
+        t = _terrain(content, place)
+        if t.get("air") == "half":
             s //= 2
-        elif air == "minus1":
+        elif t.get("air") == "minus1":
             s -= 1
+        if state.units[uid]["side"] == state.active:
+            s += int(t.get("attacker", 0))
     if state.weather == "bad":
         s -= 1
     return chart(content, s + H.bonus(content, state, state.units[uid]["side"], "air"))
@@ -231,8 +234,9 @@ def pending_pool(state: PasaranState, side: str) -> str:
 def retreat_places(content: Content, state: PasaranState, side: str,
                    count: int | None = None) -> list[str]:
     """Where a side's land units (all of them, or `count` of them) may retreat to: a
-    neighbouring friendly area, or the city or area of the combat's place when friendly;
-    failing those, a place both sides occupy."""
+    neighbouring friendly area, or the city or area of the combat's place when friendly, or
+    the city of a neighbouring friendly area (a city within one move, see RULES.md); failing
+    those, a place both sides occupy."""
     c = state.combat
     assert c is not None
     place = c["place"]
@@ -247,6 +251,8 @@ def retreat_places(content: Content, state: PasaranState, side: str,
         near = [b for b in content.area(area).adjacent if content.area(b).kind == "land"]
         if content.area(area).city is not None:
             near.append(B.city_of(area))
+        near += [B.city_of(b) for b in near if not B.is_city(b) and content.area(b).city
+                 is not None and B.friendly_area(content, state, b, side)]
     good = []
     for p in near:
         if B.is_city(p):

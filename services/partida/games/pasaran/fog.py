@@ -55,6 +55,14 @@ def redact(state: PasaranState, viewer: str | None, units: dict[str, Any]
     return stacks
 
 
+def command_seen(state: PasaranState, viewer: str | None, used: dict[str, int]
+                 ) -> dict[str, int]:
+    """The HQs' command spent this step, less the enemy HQs the viewer cannot see: which HQ
+    sent a reserve is hidden (as in the `reacted` event) while the HQ is."""
+    unseen = {u for s in B.SIDES if s != viewer for u in hidden(state, s)}
+    return {hq: n for hq, n in used.items() if hq not in unseen}
+
+
 def event(state: PasaranState, e: Event) -> Event:
     """A public event about a unit's move becomes its owner's, the rest see where it went."""
     keep = PUBLIC_FIELDS.get(e.kind)
@@ -66,8 +74,8 @@ def event(state: PasaranState, e: Event) -> Event:
 
 
 def reshuffle(state: PasaranState, viewer: str | None, rng: Rng) -> None:
-    """Deal the hidden units' records (place, face, flags) out again among the same side's
-    hidden units of the same kind and face: nothing the viewer sees changes."""
+    """Deal the hidden units' records (place, face, flags, command spent) out again among the
+    same side's hidden units of the same kind and face: nothing the viewer sees changes."""
     for side in B.SIDES:
         if side == viewer:
             continue
@@ -76,7 +84,9 @@ def reshuffle(state: PasaranState, viewer: str | None, rng: Rng) -> None:
             r = state.units[uid]
             groups.setdefault((r["kind"], r["face"]), []).append(uid)
         for ids in groups.values():
-            records = [state.units[u] for u in ids]
+            records = [(state.units[u], state.command_used.pop(u, None)) for u in ids]
             rng.shuffle(records)
-            for uid, record in zip(ids, records, strict=True):
+            for uid, (record, used) in zip(ids, records, strict=True):
                 state.units[uid] = record
+                if used is not None:
+                    state.command_used[uid] = used

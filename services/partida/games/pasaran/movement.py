@@ -31,7 +31,9 @@ def _steps(content: Content, state: PasaranState, place: str, side: str, land_un
     if B.is_city(place):
         if B.friendly_area(content, state, area, side):
             return [(area, 0, "pass")]
-        return [(area, 1, "attack")]
+        if B.enemy_in(state, area, side):
+            return [(area, 1, "attack")]
+        return [(area, 1, "capture")]              # 6.3.1: an empty enemy area, taken
     out: list[tuple[str, int, str]] = []
     if content.area(area).city is not None:
         city = B.city_of(area)
@@ -279,6 +281,8 @@ def reactions(content: Content, state: PasaranState, side: str) -> dict[tuple[st
         for p in attacked:
             if B.is_city(p) or p in {here} or not _land_attack(state, p, side):
                 continue
+            if hq == uid and not _escorts(state, uid, p):
+                continue                      # 6.3.6: an HQ goes only where its reserves went
             near = B.distances(content, here, reach,
                                lambda a, p=p: a == p or B.friendly_area(content, state, a, side))
             if p in near:
@@ -323,6 +327,13 @@ def _reserve_hq(content: Content, state: PasaranState, uid: str) -> str | None:
     if r["kind"] == "hq":
         return uid if state.command_used.get(uid, 0) > 0 and not B.is_city(r["at"]) else None
     return leader(content, state, uid)
+
+
+def _escorts(state: PasaranState, hq: str, place: str) -> bool:
+    """Whether reserves sent this step from the HQ's area stand in `place`."""
+    r = state.units[hq]
+    return any(state.units[u]["reacted"] and state.units[u].get("from") == r["at"]
+               for u in B.land_at(state, place, r["side"]))
 
 
 def _land_attack(state: PasaranState, place: str, side: str) -> bool:

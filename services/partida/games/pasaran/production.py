@@ -25,9 +25,10 @@ def repair_cost(content: Content, uid: str) -> int:
 
 
 def may_repair(content: Content, state: PasaranState, uid: str) -> bool:
-    """Errata to 7.3.2: repairs follow the reinforcement limits of 5.1."""
+    """Errata to 7.3.2: repairs follow the reinforcement limits of 5.1 (where, not how many:
+    the unit is already there)."""
     r = state.units[uid]
-    places = B.reinforcement_places(content, state, r["side"])
+    places = B.reinforcement_places(content, state, r["side"], adding=False)
     return r["at"] in places or B.area_of(r["at"]) in places
 
 

@@ -52,7 +52,7 @@ INFO = GameInfo(
                    "(true/false)",
         "fog_of_war": "9.2: only the top unit of an enemy stack is seen; stacks of 10 at most "
                       "(true/false)",
-    })
+    }, rules_revision=2)    # the editions are listed at the end of RULES.md
 
 
 def seat_of(side: str) -> Seat:
@@ -289,6 +289,7 @@ class Pasaran(Game[PasaranState]):
                 hq = how.split(":", 1)[1]
                 if hq != uid:
                     state.command_used[hq] = state.command_used.get(hq, 0) + 1
+                    state.units[uid]["from"] = state.units[uid]["at"]   # its HQ may follow
             state.units[uid]["reacted"] = True
             B.move_to(state, uid, place)
             events.append(Event("reacted", {"unit": uid, "to": place, "how": how}))
@@ -615,6 +616,7 @@ class Pasaran(Game[PasaranState]):
             data["offer"] = {"side": state.offer["side"], "cards": len(state.offer["cards"])}
         data["income"] = {s: B.income(self.content, state, s) for s in B.SIDES}
         if F.on(state):
+            data["command_used"] = F.command_seen(state, mine, state.command_used)
             data["stacks"] = F.redact(state, mine, data["units"])
         data["chits"] = {s: (copy_plain(cups) if s == mine else
                              {"cup": len(cups["cup"]), "hand": len(cups["hand"]),
