@@ -8,7 +8,7 @@ from typing import Any
 
 from partida.engine import Event, Rng
 from partida.games.dynamit_joe.content import load
-from partida.games.dynamit_joe.geometry import Sight, geometry
+from partida.games.dynamit_joe.geometry import OUTSIDE, Sight, geometry
 from partida.games.dynamit_joe.state import JoeState
 
 TURN, AMBUSH, INSTINCT, ADRENALINE = "turn", "ambush", "instinct", "adrenaline"
@@ -201,7 +201,7 @@ def _other(state: JoeState, n: str) -> list[tuple[str, str]]:
             out.append((f"drink:{o}", f"{n} drinks the whisky"))
     if any(kind(state, o) == "knife" for o in objs):
         for t in state.in_zone(c["zone"]):
-            if t != n and state.enemies(n, t) and not state.chars[t]["tied"]:
+            if t != n and state.enemies(n, t):   # a tied captive too (5.8, 9.6)
                 out.append((f"stab:{t}", f"{n} attacks {t} with a knife"))
             if state.chars[t]["tied"]:
                 out.append((f"free:{t}", f"{n} cuts {t}'s ropes"))
@@ -336,9 +336,11 @@ def _fire(state: JoeState, n: str, guns: list[str], t: str, ev: list[Event]) -> 
     sight = sees(state, n, t)
     lv = level(state, n, ct["zone"], sight.behind_opening, consume=True)
     ev.append(Event("shot", {"character": n, "target": t, "guns": guns, "level": lv}))
+    # Two cards of one action are drawn together, their panics after both (7.4).
+    volley = {"volley": f"{'+'.join(guns)}>{t}"} if len(guns) > 1 else {}
     for g in guns:
         queue_hit(state, att=n, tgt=t, weapon=kind(state, g), gun=g, level=lv, mode="shot",
-                  zone=ct["zone"])
+                  zone=ct["zone"], **volley)
 
 
 def _shoot(state: JoeState, n: str, rest: str, rng: Rng, ev: list[Event]) -> None:
@@ -378,20 +380,18 @@ def _unjam(state: JoeState, n: str, rest: str, rng: Rng, ev: list[Event]) -> Non
 
 def _dyn(state: JoeState, n: str, rest: str, rng: Rng, ev: list[Event]) -> None:
     o, zone = rest.split(":")
-    c = state.chars[n]
     geo = geometry()
     _release(state, n, o, None)
     state.objects[o]["gone"] = True
-    sight = geo.sight(c["zone"], zone, state.occupied(), True, over_fences=True)
     ev.append(Event("dynamite_thrown", {"character": n, "object": o, "zone": zone}))
-    victims = [(t, level(state, n, zone, _behind(state, n, zone, sight.behind_opening)))
+    victims = [(t, level(state, n, zone, _behind(state, n, zone)))
                for t in state.in_zone(zone)]
     for z in geo.blast_zones(zone):
-        victims += [(t, level(state, n, z, _behind(state, n, z, False), harder=1))
+        victims += [(t, level(state, n, z, _behind(state, n, z), harder=1))
                     for t in state.in_zone(z)]
     state.chars[n]["luck"], state.chars[n]["sharp"] = 0, False
     blast = f"{o}@{zone}"
-    first_level = victims[0][1] if victims else level(state, n, zone, sight.behind_opening)
+    first_level = victims[0][1] if victims else level(state, n, zone, _behind(state, n, zone))
     if not victims:
         queue_hit(state, att=n, weapon="dynamite", gun=o, level=first_level, mode="blast",
                   zone=zone, blast=blast, first=True)
@@ -405,10 +405,17 @@ def _dyn(state: JoeState, n: str, rest: str, rng: Rng, ev: list[Event]) -> None:
                   lock=lock, zone=zone, blast=blast)
 
 
-def _behind(state: JoeState, n: str, zone: str, behind: bool) -> bool:
-    """A blast victim inside a building struck from outside it counts as behind the opening."""
+def _behind(state: JoeState, n: str, zone: str) -> bool:
+    """Whether blast victims in `zone` are behind a door or window for thrower `n` (7.1): in a
+    building the stick entered through an opening, or right across an opening from him (the
+    note of 7.1, as for shots). Thrown out of a building into the street, nobody is: the
+    opening is the thrower's (6.2 A), as for a shot out of it."""
     geo = geometry()
-    return behind or geo.zones[zone].space != geo.zones[state.chars[n]["zone"]].space
+    here = state.chars[n]["zone"]
+    space = geo.zones[zone].space
+    link = geo.link(here, zone)
+    return (space not in (OUTSIDE, geo.zones[here].space)
+            or (link is not None and link.at is not None))
 
 
 def _knife(state: JoeState, n: str, rest: str, rng: Rng, ev: list[Event]) -> None:

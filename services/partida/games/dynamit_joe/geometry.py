@@ -122,14 +122,15 @@ class Geometry:
         return Sight(False)
 
     def blast_zones(self, zone: str) -> list[str]:
-        """Zones next to `zone` that a blast reaches (7.3): over open ground or a fence, never
-        through a wall (doors and windows included) nor past a tree."""
+        """Zones next to `zone` that a blast reaches (7.3): over open ground only, never
+        through a wall (doors and windows included), a fence (6.1 counts fences as walls; 6.3
+        lets only the throw itself over one) nor past a tree."""
         out = []
         for other, link in self.links[zone]:
-            if link.kind in ("door", "window"):
+            if link.kind in ("door", "window", "fence"):
                 continue
             seg = LineString([self.zones[zone].centre, self.zones[other].centre])
-            if not seg.intersects(self._solid):
+            if not seg.intersects(self._solid) and not seg.intersects(self._fences):
                 out.append(other)
         return sorted(out)
 

@@ -162,7 +162,9 @@ def _apply_hit(state: JoeState, task: dict[str, Any], rng: Rng, ev: list[Event])
     if mode == "blast" and task["first"] and res == "jam":
         _fizzle(state, task, ev)
         return
-    if mode in ("shot", "lock", "blind") and gun is not None:
+    # A gun's card jams it or spends a bullet; the bars' card of a stick (9.7) does neither:
+    # that stick has gone off already (only the explosion's first card may fizzle it, 7.2).
+    if mode in ("shot", "lock", "blind") and gun is not None and task["weapon"] != "dynamite":
         obj = state.objects[gun]
         if res == "jam":
             obj["jammed"] = True
@@ -191,7 +193,25 @@ def _apply_hit(state: JoeState, task: dict[str, Any], rng: Rng, ev: list[Event])
     if wounds:
         wound(state, tgt, max(0, wounds + task["extra"]), ev)
     if res in ("panic", "panic_wound1") and not state.chars[tgt]["dead"]:
-        state.queue.insert(1, {"t": "panic", "char": tgt, "stage": "cold", "card": None})
+        panic = {"t": "panic", "char": tgt, "stage": "cold", "card": None}
+        if _volley(task):
+            panic["volley"] = _volley(task)
+        state.queue.insert(_after_volley(state, task), panic)
+
+
+def _volley(task: dict[str, Any]) -> str | None:
+    """The cards of one double shot (7.4) or one explosion (7.3) are drawn together."""
+    return task.get("volley") or task.get("blast")
+
+
+def _after_volley(state: JoeState, task: dict[str, Any]) -> int:
+    """Where a panic of the front task goes: after the cards and panics of its volley still
+    queued, so every card of one action is drawn first and its panics keep the order the
+    cards were drawn in (7.6)."""
+    key, i = _volley(task), 1
+    while key and i < len(state.queue) and _volley(state.queue[i]) == key:
+        i += 1
+    return i
 
 
 def _fired(state: JoeState, task: dict[str, Any]) -> None:
@@ -344,8 +364,10 @@ def _blind(state: JoeState, name: str, ev: list[Event]) -> None:
 
 
 def flee(state: JoeState, name: str, steps: int, ev: list[Event]) -> None:
-    """Flight (7.6): walk up to `steps` zones, stopping once out of every enemy's sight; never
-    into a zone with an enemy; through windows only with optional rule 8.2 (two zones each)."""
+    """Flight (7.6): walk up to `steps` zones away from the enemy, stopping once out of every
+    enemy's sight; never into a zone with an enemy; through windows only with optional rule
+    8.2 (two zones each). Away means never nearer the nearest enemy; with no hiding place,
+    the zone farthest from him, and none farther than here: he stays."""
     c = state.chars[name]
     geo = geometry()
     enemies = [e for e in state.order if state.enemies(name, e) and state.standing(e)]
@@ -373,11 +395,12 @@ def flee(state: JoeState, name: str, steps: int, ev: list[Event]) -> None:
     def far(z: str) -> int:
         return min((geo.distance[state.chars[e]["zone"]][z] for e in enemies), default=0)
 
-    safe = [z for z in best if hidden(z)]
+    here = far(c["zone"])
+    safe = [z for z in best if hidden(z) and far(z) >= here]
     if safe:
         dest = min(safe, key=lambda z: (best[z], -far(z), z))
     else:
-        dest = max(best, key=lambda z: (best[z], far(z), z))
+        dest = max(best, key=lambda z: (far(z), best[z], z))
     if dest != c["zone"]:
         ev.append(Event("fled", {"character": name, "from": c["zone"], "to": dest}))
         c["zone"] = dest

@@ -51,7 +51,8 @@ def _info(content: Content) -> GameInfo:
                      f"Rulebook {s.section}: " + "; ".join(
                          f"{x.id}: {', '.join(x.characters)}" for x in s.sides))
             for s in content.scenarios.scenarios),
-        hidden_information=True, options=OPTIONS)
+        hidden_information=True, options=OPTIONS,
+        rules_revision=2)   # the editions are listed at the end of RULES.md
 
 
 INFO = _info(load())
@@ -417,7 +418,6 @@ class DynamitJoe(Game[JoeState]):
             ev.append(Event("dropped", {"character": name, "object": o}))
         elif kind == "chip_ambush":
             if aid == "act":
-                state.chars[name]["ambush"] = False
                 self._start_turn(state, name, ev)
             else:
                 ev.append(Event("stays_in_ambush", {"character": name}))
@@ -547,13 +547,15 @@ class DynamitJoe(Game[JoeState]):
 
     def _start_turn(self, state: JoeState, name: str, ev: list[Event]) -> None:
         """4.2: four action points (optional rule 8.4: one fewer per wound), panic cards'
-        changes applied; the last action phase's shooting outside is forgotten (6.2)."""
+        changes applied; the last action phase's shooting outside is forgotten (6.2). Taking
+        the action phase ends an ambush (4.1: it is that or staying in ambush), whether the
+        chip was drawn or the Initiative joker played."""
         c = state.chars[name]
         ap = 4 + c["ap_mod"]
         if state.options.get("wounds_reduce_ap"):
             ap -= c["wounds"]
         state.active, state.ap = name, max(0, ap)
-        c.update(ap_mod=0, fired_outside=False, speed=False, turn_over=False)
+        c.update(ap_mod=0, fired_outside=False, speed=False, turn_over=False, ambush=False)
         ev.append(Event("turn_started", {"character": name, "seat": c["seat"], "ap": state.ap}))
 
     # ----- the end (chapter 9) ------------------------------------------------------------------
