@@ -24,6 +24,12 @@ def _edition(monkeypatch, revision: int) -> None:
                         dataclasses.replace(MONTANAS.info, rules_revision=revision))
 
 
+@pytest.fixture(autouse=True)
+def _first_edition(monkeypatch) -> None:
+    """Each test starts from edition 1, whichever the game is at now."""
+    _edition(monkeypatch, 1)
+
+
 def _rule_changed(monkeypatch, revision: int, refuse: bool = False) -> None:
     """The server now runs edition `revision`, where every action tells one more event (or,
     with `refuse`, none is legal any more)."""
