@@ -11,7 +11,14 @@ from partida.devstack.servers import redis_server
 from partida.platform import jsonio
 from partida.rules.redis_session import PACK_FROM, RedisSessionStore
 from partida.rules.service import STREAM_WAIT_SECONDS
-from partida.rules.session import EVENTS_KEPT, MemorySessionStore, SeatMeta, Session, Wake
+from partida.rules.session import (
+    EVENTS_KEPT,
+    MemorySessionStore,
+    SeatMeta,
+    Session,
+    Wake,
+    seats_mark,
+)
 
 
 def _session(match_id: str, version: int = 0, event_seq: int = 0) -> Session:
@@ -180,6 +187,47 @@ def test_a_version_step_without_events_wakes_a_waiting_stream(store):
     found, complete = store.events_after(mid, 2, 0, after_version=2)
     assert [e["seq"] for e in found] == [3] and complete
     assert [e["seq"] for e in store.events_after(mid, 0, 0)[0]] == [1, 2, 3]
+
+
+def _handed(mid: str, version: int, event_seq: int) -> Session:
+    """The session with its one seat handed to a bot (SetSeatController): same version."""
+    s = _session(mid, version, event_seq)
+    s.seats[0].controller, s.seats[0].bot = "bot", "heuristic"
+    return s
+
+
+def test_a_seat_changing_hands_wakes_a_waiting_stream(store):
+    """A seat handed to a bot (or taken back) moves no version and makes no event: a stream
+    waiting with the seats it last showed wakes, instead of sleeping out its wait."""
+    mid = uuid.uuid4().hex
+    store.create(_session(mid))
+    assert store.commit(_session(mid, 1, 2), 0, _events(1, 2, 1), "r1", "ok")
+    seen = seats_mark(_session(mid).seats)
+    before = seen
+    hand = threading.Timer(0.3, lambda: store.commit(_handed(mid, 1, 2), 1, [], "", "",
+                                                     seats_before=before))
+    hand.start()
+    started = time.monotonic()
+    found, complete = store.events_after(mid, 2, 15.0, after_version=1, seen_seats=seen)
+    hand.join()
+    assert found == [] and complete and time.monotonic() - started < 10  # woken
+    assert store.load(mid).seats[0].controller == "bot"
+
+
+def test_a_stream_whose_seats_changed_before_its_wait_does_not_wait(store):
+    """The seats changed between the follower's reading of the match and its wait: the wait
+    ends at once (the change is not lost for the rest of the wait)."""
+    mid = uuid.uuid4().hex
+    store.create(_session(mid))
+    seen = seats_mark(_session(mid).seats)
+    assert store.commit(_handed(mid, 0, 0), 0, [], "", "", seats_before=seen)
+    started = time.monotonic()
+    assert store.events_after(mid, 0, 15.0, after_version=0, seen_seats=seen) == ([], True)
+    assert time.monotonic() - started < 10
+    started = time.monotonic()  # seen as they are now: it waits its whole (short) wait
+    now = seats_mark(_handed(mid, 0, 0).seats)
+    assert store.events_after(mid, 0, 1.0, after_version=0, seen_seats=now) == ([], True)
+    assert time.monotonic() - started >= 0.9
 
 
 def test_marks_of_event_less_steps_do_not_hide_trimmed_events(store):

@@ -323,12 +323,13 @@ class RedisSessionStore:
         start = f"{after_seq}-{max(after_version, 0)}"
         block = int(min(wait_seconds, MAX_WAIT_SECONDS) * 1000)
         if block:
-            streams = {key: start}
-            if seen_seats is not None:  # and a seat changing hands from now on ("$"): the
-                # caller compared the seats it read just before; one changed in between
-                # shows when the wait ends
+            streams, seats = {key: start}, None
+            if seen_seats is not None:  # and a seat changing hands from now on ("$"); one
+                # changed since the caller's reading is found by comparing the session's
+                # seats, sent with the read (_read_on)
                 streams[_key(match_id, "seats")] = "$"
-            reply = self._blocking_read(streams, block, wake)
+                seats = (_key(match_id, "session"), seen_seats)
+            reply = self._blocking_read(streams, block, wake, seats)
         else:
             reply = self.r.xread({key: start}, count=EVENTS_KEPT)
         found = [jsonio.loads(fields[b"e"]) for _, entries in reply for _, fields in entries
@@ -342,10 +343,11 @@ class RedisSessionStore:
         complete = (oldest is None or oldest <= after_seq + 1) and unbroken(found, after_seq)
         return found, complete
 
-    def _blocking_read(self, streams: dict[str, str], block_ms: int, wake: Wake | None
-                       ) -> Any:
+    def _blocking_read(self, streams: dict[str, str], block_ms: int, wake: Wake | None,
+                       seats: tuple[str, str] | None = None) -> Any:
         """XREAD BLOCK that `wake` or close ends early (it then answers as if its time were
-        up, or, after close, raises stopping())."""
+        up, or, after close, raises stopping()); so does a session whose seats are no longer
+        `seats` = (session key, seats_mark) when the read is sent."""
         read = _Read(self)
         with self._reads_lock:
             if self._closed:
@@ -355,7 +357,7 @@ class RedisSessionStore:
             raw = None
             if wake is None or wake.arm(read.end):  # else already set: no wait
                 try:
-                    raw = self._send_read(read, streams, block_ms)
+                    raw = self._send_read(read, streams, block_ms, seats)
                 finally:
                     if wake is not None:
                         wake.disarm()
@@ -366,11 +368,12 @@ class RedisSessionStore:
             raise stopping("match")
         return self.r.response_callbacks["XREAD"](raw) if raw else []
 
-    def _send_read(self, read: _Read, streams: dict[str, str], block_ms: int) -> Any:
+    def _send_read(self, read: _Read, streams: dict[str, str], block_ms: int,
+                   seats: tuple[str, str] | None) -> Any:
         pool = self.r.connection_pool
         conn = pool.get_connection()
         try:
-            return self._read_on(conn, read, streams, block_ms)
+            return self._read_on(conn, read, streams, block_ms, seats)
         except BaseException:
             conn.disconnect()  # its state is unknown: never handed out again as it is
             raise
@@ -379,14 +382,20 @@ class RedisSessionStore:
                 conn.disconnect()  # closed by Redis to end the read, or about to be
             pool.release(conn)
 
-    def _read_on(self, conn: Any, read: _Read, streams: dict[str, str], block_ms: int) -> Any:
+    def _read_on(self, conn: Any, read: _Read, streams: dict[str, str], block_ms: int,
+                 seats: tuple[str, str] | None) -> Any:
         # The connection's id travels with the read: a reconnect changes it, so an id kept
         # from before could end (or close) another client's command.
+        check = [("HGET", seats[0], "seats")] if seats else []
         conn.send_packed_command(conn.pack_commands([
-            ("CLIENT", "ID"),
+            ("CLIENT", "ID"), *check,
             ("XREAD", "COUNT", EVENTS_KEPT, "BLOCK", block_ms, "STREAMS", *streams,
              *streams.values())]))
         read.sent(conn.read_response())
+        if seats:
+            now = conn.read_response()  # answered before the read blocks
+            if now is not None and now.decode() != seats[1]:
+                read.end()  # changed hands since the caller's reading: no wait for it
         try:
             return conn.read_response()
         except redis.ConnectionError:
