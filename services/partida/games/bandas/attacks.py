@@ -167,6 +167,7 @@ def fight(state: BandasState, mid: str, target: str, weapon: str, rng: Rng,
                                  "blow": blow + 1}))
         if t["status"] in (DOWN, STUNNED):
             C.charged(state, target, save_mod, rng, ev)
+            _acid_blood(state, target, mid, rng, ev)    # the charge is a hit without a roll
             continue
         _lands(state, mid, target, weapon, blow, first, rng, ev)
 
@@ -197,7 +198,13 @@ def _lands(state: BandasState, mid: str, target: str, weapon: str, blow: int, fi
         if roll >= 6:
             return
     C.hit(state, target, rng, ev, _melee_save_mod(state, mid, weapon))
-    if C.has(state, target, "acid_blood"):
+    _acid_blood(state, target, mid, rng, ev)
+
+
+def _acid_blood(state: BandasState, target: str, mid: str, rng: Rng, ev: list[Event]) -> None:
+    """Sangre ácida: a model with acid blood hit in melee (a blow that lands, or a charge on
+    it while it lies downed or stunned; see RULES.md) hits the model that struck it."""
+    if C.has(state, target, "acid_blood") and state.models[mid]["status"] != OUT:
         ev.append(Event("acid_blood", {"model": target, "burns": mid}))
         C.hit(state, mid, rng, ev)
 

@@ -138,12 +138,16 @@ def hit(state: BandasState, mid: str, rng: Rng, ev: list[Event], save_mod: int =
 def charged(state: BandasState, mid: str, save_mod: int, rng: Rng, ev: list[Event]) -> None:
     """A downed or stunned model attacked in melee is not rolled against: unless its armour
     saves it goes to stunned (from down) or out of action (from stunned) (Rulebook, Heridas;
-    see RULES.md on 'charged'); an unused amulet cancels that out of action (Amuletos)."""
+    see RULES.md on 'charged'); an unused amulet cancels that out of action (Amuletos); a
+    downed model with regenerative skin cannot be stunned, so it stays down (Piel
+    regenerativa)."""
     if saves(state, mid, save_mod, rng, ev):
         return
     m = state.models[mid]
     status = STUNNED if m["status"] == DOWN else OUT
-    if status == OUT and has(state, mid, "amulet") and not m["amulet_used"]:
+    if status == STUNNED and has(state, mid, "regenerative_skin"):
+        pass                            # Piel regenerativa: stunned does not apply, it stays down
+    elif status == OUT and has(state, mid, "amulet") and not m["amulet_used"]:
         m["amulet_used"] = True         # Amuletos: one out of action ignored, it stays stunned
     else:
         worsen(state, mid, status, ev)
@@ -168,6 +172,7 @@ def push(state: BandasState, mid: str, angle: float, dist: float, rng: Rng, ev: 
     t = W.table(state)
     skip = frozenset(v for v in (m["vehicle"],) if v)
     end = G.pushed(start, angle, dist, W.blocks(state, skip), t.width, t.height)
+    end = _short_of_bases(state, mid, start, end)
     ev.append(Event("pushed", {"model": mid, "from": list(start), "to": list(end), "cm": dist,
                                **why}))
     if m["vehicle"]:
@@ -183,6 +188,42 @@ def push(state: BandasState, mid: str, angle: float, dist: float, rng: Rng, ev: 
     if roof is not None and not roof.shape.contains(G.Point(end)):
         m["roof"] = None
         fall(state, mid, roof.height, rng, ev)
+
+
+def _short_of_bases(state: BandasState, mid: str, start: tuple[float, float],
+                    end: tuple[float, float]) -> tuple[float, float]:
+    """Where a push from `start` towards `end` stops short of the bases of the other models
+    standing on the level it crosses (see RULES.md, pushes): the ground, or the roof it
+    starts on while its centre is over that roof. Riders are inside their vehicle."""
+    m = state.models[mid]
+    length = G.distance(start, end)
+    if length <= 1e-9:
+        return end
+    ux, uy = (end[0] - start[0]) / length, (end[1] - start[1]) / length
+    roof = W.roof_block(state, mid)
+    reach = 2 * G.RADIUS
+    stop = length
+    for oid, o in state.models.items():
+        if oid == mid or o["vehicle"] or not state.in_play(oid):
+            continue
+        cx, cy = o["x"] - start[0], o["y"] - start[1]
+        along = cx * ux + cy * uy
+        across = abs(cx * uy - cy * ux)
+        if along <= 0 or across >= reach:
+            continue                    # behind the push, or beside its path
+        s = along - (reach * reach - across * across) ** 0.5
+        if s < 0:
+            continue                    # already touching: the push moves it away
+        p = (start[0] + s * ux, start[1] + s * uy)
+        over_roof = roof is not None and roof.shape.contains(G.Point(p))
+        level = roof.id if over_roof and roof is not None else None
+        if m["vehicle"] and W.vehicle_shape(state, m["vehicle"]).shape.contains(G.Point(p)):
+            continue                    # still aboard there: ground models are below
+        if o["roof"] == level:
+            stop = min(stop, s)
+    if stop >= length:
+        return end
+    return (start[0] + stop * ux, start[1] + stop * uy)
 
 
 def fall(state: BandasState, mid: str, drop: float, rng: Rng, ev: list[Event]) -> None:

@@ -146,6 +146,11 @@ class Bandas(Game[BandasState]):
             if gang.points_limit > limit:
                 raise BadSetup(f"{t.title} allows {limit} points a gang, not {gang.points_limit}")
             out[side_id] = gang
+        obj = t.objective
+        if obj.kind == "convoy_exit" and obj.side in out and \
+                obj.vehicle not in {v.id for v in out[obj.side].vehicles}:
+            raise BadSetup(f"the {obj.side} gang must field the vehicle {obj.vehicle!r} "
+                           f"(it has to get through)")
         gangs = [out.get(s.id) or self.content.gangs[s.gang] for s in t.sides]
         ids = Counter(i for g in gangs for i in [*(m.id for m in g.models),
                                                   *(v.id for v in g.vehicles)])
@@ -199,6 +204,7 @@ class Bandas(Game[BandasState]):
             if seat not in state.routed and 2 * out >= len(mine):
                 state.routed.append(seat)
                 ev.append(Event("routed", {"seat": seat, "out": out, "models": len(mine)}))
+                _drop_crates(state, seat, ev)
         if self._decided(state, ev):
             return
         limit = state.options.get("turn_limit") or W.table(state).turn_limit
@@ -226,8 +232,9 @@ class Bandas(Game[BandasState]):
                     return True
         if obj.kind == "convoy_exit" and obj.vehicle in state.vehicles and obj.side:
             v = state.vehicles[obj.vehicle]
-            if not v["wrecked"] and G.polygon(obj.exit).contains(G.Point(v["x"], v["y"])):
-                seat = state.sides.index(obj.side)
+            seat = state.sides.index(obj.side)
+            through = G.polygon(obj.exit).contains(G.Point(v["x"], v["y"]))
+            if v["seat"] == seat and not v["wrecked"] and through:
                 self._finish(state, [seat], f"{v['name']} got through", ev)
                 return True
         return False
@@ -409,6 +416,7 @@ class Bandas(Game[BandasState]):
             raise IllegalAction(f"seat {seat} is already routed")
         ev = [Event("resigned", {"seat": seat})]
         state.routed.append(seat)
+        _drop_crates(state, seat, ev)
         if state.active is not None and self._owner(state, state.active["unit"]) == seat:
             state.active = None
         if self._decided(state, ev):
@@ -447,6 +455,17 @@ class Bandas(Game[BandasState]):
 
     def state_from_dict(self, data: Mapping[str, Json]) -> BandasState:
         return BandasState.from_dict(data)
+
+
+def _drop_crates(state: BandasState, seat: int, ev: list[Event]) -> None:
+    """A routed gang's models leave the fight: the crates they held drop where they stand
+    (as out of action does), so the gangs still fighting can take them (see RULES.md)."""
+    for mid, m in state.models.items():
+        if m["seat"] == seat and m["loot"]:
+            x, y = state.place(mid)
+            state.loot.extend([[x, y]] * m["loot"])
+            ev.append(Event("loot_dropped", {"model": mid, "crates": m["loot"], "at": [x, y]}))
+            m["loot"] = 0
 
 
 def _share(state: BandasState, seat: int) -> float:
