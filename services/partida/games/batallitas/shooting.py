@@ -7,7 +7,7 @@ Ammunition", "Pupae", "Automatic pupae", "Stunning pupae", "The Pájara", knack 
 from __future__ import annotations
 
 from partida.engine import Event, Rng
-from partida.games.batallitas import dice
+from partida.games.batallitas import dice, slider
 from partida.games.batallitas.content import Pos, Weapon, load
 from partida.games.batallitas.geometry import distance, has_cover, in_arc, line_of_sight, range_band
 from partida.games.batallitas.grid import Field
@@ -111,7 +111,9 @@ def shot_dice(state: BatallitasState, f: Field, n: Nose, target: Pos, *, alert: 
     assert n.cell is not None
     band = range_band(distance(n.cell, target), w.range or 0)
     victim = state.at(target)
-    cover = victim is not None and has_cover(f, n.cell, target)
+    # scenario 5, "The slider": a nose inside always counts as having cover (a line past the
+    # bonnet's corner crosses no obstruction, yet the book gives the cover all the same)
+    cover = victim is not None and (has_cover(f, n.cell, target) or slider.inside(state, victim))
     mods = [-1 if band == "long" else 0, -1 if cover else 0,
             1 if victim is not None and victim.pajara else 0, -1 if alert else 0]
     return dice.pool(attr(n, "shooting"), *mods), cover

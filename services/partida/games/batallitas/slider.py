@@ -9,7 +9,7 @@ The slider is its cabin cell; noses inside stand on it (up to its capacity). Act
 from __future__ import annotations
 
 from partida.engine import Action, Event
-from partida.games.batallitas import videogame
+from partida.games.batallitas import doors
 from partida.games.batallitas.content import Pos, load
 from partida.games.batallitas.grid import Field
 from partida.games.batallitas.state import GONE, BatallitasState, Nose
@@ -43,6 +43,14 @@ def aboard(state: BatallitasState) -> list[Nose]:
 def blow_reaches(state: BatallitasState, at: Pos, target: Pos) -> bool:
     """A nose inside is struck only from a cell by one of the doors."""
     return target == cell(state) and at in door_side(state)
+
+
+def hands_reach(state: BatallitasState, a: Pos, b: Pos) -> bool:
+    """Whether something can be handed between the cabin and a neighbouring cell: only across
+    one of the slider's doors (RULES.md decision, as for a blow); False when neither is the
+    cabin (the caller then asks the board)."""
+    s = cell(state)
+    return s is not None and (a == s and b in door_side(state) or b == s and a in door_side(state))
 
 
 def _garage(state: BatallitasState):
@@ -89,12 +97,14 @@ def do(state: BatallitasState, n: Nose, rest: str, ev: list[Event]) -> None:
         n.pos = list(to)
         return
     pay(state, n, load().rules.costs["generic"], "slider")
-    if verb == "garage":
-        state.open_doors = sorted({*state.open_doors, _garage(state).id})
+    if verb == "garage":  # every leaf opens (a leaf opened by hand before is open already)
+        garage = _garage(state)
+        doors.set_leaves(state, garage, set(range(len(garage.edges))))
         ev.append(Event("door_opened", {"nose": n.id, "door": _garage(state).id}))
         return
     crew = aboard(state)
-    with_game = videogame.aboard(state, {m.id for m in crew})
+    with_game = any(k.get("videogame") and k.get("carrier") in {m.id for m in crew}
+                    for k in state.markers)
     ev.append(Event("slider_gone", {"noses": [m.id for m in crew], "videogame": with_game}))
     state.counters["slider_with_game" if with_game else "slider_without_game"] = 1
     for m in crew:

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from partida.engine import Action, Event
-from partida.games.batallitas.content import load
-from partida.games.batallitas.geometry import distance
+from partida.games.batallitas import slider
+from partida.games.batallitas.content import Pos, load
+from partida.games.batallitas.geometry import distance, line_of_sight
 from partida.games.batallitas.grid import Field
 from partida.games.batallitas.state import IN_PLAY, BatallitasState, Nose
 from partida.games.batallitas.turn import can_pay, pay
@@ -33,6 +34,17 @@ def _used(state: BatallitasState, n: Nose) -> bool:
     return state.counters.get(f"{state.side_of(n)}_videogame_turn") == state.turn
 
 
+def reaches(state: BatallitasState, f: Field, a: Pos, b: Pos) -> bool:
+    """A pass between neighbouring cells goes where a blow would (RULES.md decision): not
+    across a wall, a closed door or a corner shut on both sides, and into or out of the slider
+    only across one of its doors."""
+    if distance(a, b) != 1:
+        return False
+    if slider.cell(state) in (a, b):
+        return slider.hands_reach(state, a, b)
+    return line_of_sight(f, a, b)
+
+
 def actions(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
     k = marker(state)
     cost = load().rules.costs["generic"]
@@ -46,7 +58,7 @@ def actions(state: BatallitasState, f: Field, n: Nose) -> list[Action]:
     out = [Action("videogame:drop", f"{n.name} leaves the videogame on the floor ({cost})")]
     out.extend(Action(f"videogame:pass:{m.id}", f"{n.name} passes the videogame to {m.name} "
                       f"({m.id}) ({cost})") for m in state.in_play()
-               if m is not n and m.cell is not None and distance(m.cell, n.cell) == 1
+               if m is not n and m.cell is not None and reaches(state, f, n.cell, m.cell)
                and state.side_of(m) == state.side_of(n))
     return out
 
