@@ -11,7 +11,7 @@ from partida.dice import streams
 from partida.engine import IllegalAction, get
 from partida.persistence import hashchain, records
 from partida.rules.matches import outcome_dict, revision_note
-from partida.rules.protos import outcome_of
+from partida.rules.protos import edition_of, outcome_of
 from partida.rules.randomness import replay_action, replay_setup
 
 _KINDS = ("action", "timeout", "resign")  # what a record after the set-up may be
@@ -33,7 +33,7 @@ def audit(match: Any, log: list[Any]) -> list[str]:
         problems.append("the match's record (its seats, options, dice commitment or campaign) "
                         "is not the one its log was started with")
     replay = _replay(match, log)
-    played, now = match.rules_revision or 1, get(match.game_id).info.rules_revision
+    played, now = edition_of(match), get(match.game_id).info.rules_revision
     if replay and played != now:
         replay.append(revision_note(match.game_id, played, now))
     return problems + replay
@@ -44,7 +44,7 @@ def _seal(match: Any) -> str:
                                 json.loads(match.options_json or "{}"),
                                 [seat.player_id for seat in match.seats],
                                 bytes(match.dice_commitment), match.campaign_id,
-                                match.rules_revision or 1)
+                                edition_of(match))
 
 
 def _record(match_id: str, r: Any) -> records.LogRecord:

@@ -109,7 +109,7 @@ def session_from_proto(m: common_pb2.Match) -> Session:
         decision_timeout=m.decision_timeout_seconds, spectator_delay=m.spectator_delay_actions,
         status="finished" if m.status == common_pb2.MATCH_STATUS_FINISHED else "active",
         outcome=protos.outcome_of(m), seed=m.dice_seed.hex(), campaign_id=m.campaign_id,
-        bot_after_missed=m.bot_after_missed_decisions, rules_revision=m.rules_revision or 1)
+        bot_after_missed=m.bot_after_missed_decisions, rules_revision=protos.edition_of(m))
 
 
 def record_to_proto(e: LogEntry) -> persistence_pb2.LogRecord:

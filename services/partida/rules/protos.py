@@ -77,6 +77,12 @@ def outcome_of(match_msg: common_pb2.Match) -> dict[str, Any] | None:
             "scores": {str(k): v for k, v in o.scores.items()}}
 
 
+def edition_of(match_msg: common_pb2.Match) -> int:
+    """The rules edition a match message names; 0 (sent by a service from before editions
+    were recorded) is the first, which every game was at then."""
+    return match_msg.rules_revision or 1
+
+
 def seat(index: int, meta: SeatMeta) -> common_pb2.Seat:
     return common_pb2.Seat(seat=index, player_id=meta.player_id,
                            controller=_CONTROLLERS[meta.controller], bot=meta.bot,

@@ -196,11 +196,12 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             # still hand the decision over: the wait also ends when the version moves, and
             # a moved version's view and decision are sent.
             # A seat handed to a bot or taken back changes the decision's bot_seats alone.
-            if events or s.version != shown or seats_mark(s.seats) != seats:
+            now = seats_mark(s.seats)
+            if events or s.version != shown or now != seats:
                 # Of the reading the events were read against (a later one may be newer: its
                 # events, for a delayed spectator those it reveals, would then wait unsent).
                 look = self.matches.look(s, seat, principal)
-                shown, seats = s.version, seats_mark(s.seats)
+                shown, seats = s.version, now
                 # A delayed spectator's view and decision are those of the lagging state.
                 yield rules_pb2.StreamMatchResponse(
                     view=protos.view(s.game_id, look.version, look.view),

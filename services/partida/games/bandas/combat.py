@@ -117,12 +117,19 @@ def _out(state: BandasState, mid: str, ev: list[Event]) -> None:
     """Out of action: taken off the table; a crate it carried drops where it was."""
     m = state.models[mid]
     x, y = state.place(mid)
+    drop_loot(state, mid, ev)
+    m.update(x=x, y=y, vehicle=None, role=None, roof=None)
+    ev.append(Event("out_of_action", {"model": mid}))
+
+
+def drop_loot(state: BandasState, mid: str, ev: list[Event]) -> None:
+    """The crates a model carries drop where it stands."""
+    m = state.models[mid]
     if m["loot"]:
+        x, y = state.place(mid)
         state.loot.extend([[x, y]] * m["loot"])
         ev.append(Event("loot_dropped", {"model": mid, "crates": m["loot"], "at": [x, y]}))
         m["loot"] = 0
-    m.update(x=x, y=y, vehicle=None, role=None, roof=None)
-    ev.append(Event("out_of_action", {"model": mid}))
 
 
 def hit(state: BandasState, mid: str, rng: Rng, ev: list[Event], save_mod: int = 0) -> None:

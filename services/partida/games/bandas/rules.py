@@ -461,11 +461,8 @@ def _drop_crates(state: BandasState, seat: int, ev: list[Event]) -> None:
     """A routed gang's models leave the fight: the crates they held drop where they stand
     (as out of action does), so the gangs still fighting can take them (see RULES.md)."""
     for mid, m in state.models.items():
-        if m["seat"] == seat and m["loot"]:
-            x, y = state.place(mid)
-            state.loot.extend([[x, y]] * m["loot"])
-            ev.append(Event("loot_dropped", {"model": mid, "crates": m["loot"], "at": [x, y]}))
-            m["loot"] = 0
+        if m["seat"] == seat:
+            C.drop_loot(state, mid, ev)
 
 
 def _share(state: BandasState, seat: int) -> float:

@@ -111,12 +111,9 @@ def _aside(state: BandasState, vid: str, p: tuple[float, float], a: tuple[float,
     across = abs(k.length / 2 * (math.cos(h) * nx + math.sin(h) * ny)) + \
         abs(k.width / 2 * (-math.sin(h) * nx + math.cos(h) * ny))
     off = across + G.RADIUS + 0.1
-    t = W.table(state)
     first = 1 if (p[0] - near.x) * nx + (p[1] - near.y) * ny >= 0 else -1
-    spots = [(min(max(near.x + side * nx * off, 0.0), t.width),
-              min(max(near.y + side * ny * off, 0.0), t.height)) for side in (first, -first)]
-    blocks = W.blocks(state)
-    return next((q for q in spots if not G.base_overlaps(q, blocks)), spots[0])
+    return _fitting(state, [(near.x + side * nx * off, near.y + side * ny * off)
+                            for side in (first, -first)])
 
 
 def drift(state: BandasState, vid: str, rng: Rng, ev: list[Event]) -> None:
@@ -226,15 +223,21 @@ def _beside(state: BandasState, vid: str, i: int) -> tuple[float, float]:
     off = k.width / 2 + G.RADIUS + 0.2
     along = (i - 1.5) * 2 * G.RADIUS
     h = math.radians(v["heading"])
-    t = W.table(state)
     spots = []
     for side in (90, -90):
         a = math.radians(v["heading"] + side)
-        x = v["x"] + off * math.cos(a) + along * math.cos(h)
-        y = v["y"] + off * math.sin(a) + along * math.sin(h)
-        spots.append((min(max(x, 0.0), t.width), min(max(y, 0.0), t.height)))
+        spots.append((v["x"] + off * math.cos(a) + along * math.cos(h),
+                      v["y"] + off * math.sin(a) + along * math.sin(h)))
+    return _fitting(state, spots)
+
+
+def _fitting(state: BandasState, spots: list[tuple[float, float]]) -> tuple[float, float]:
+    """The first of `spots`, kept on the table, where a model's base fits off the scenery
+    and the other pieces; the first one if none does."""
+    t = W.table(state)
+    on_table = [(min(max(x, 0.0), t.width), min(max(y, 0.0), t.height)) for x, y in spots]
     blocks = W.blocks(state)
-    return next((q for q in spots if not G.base_overlaps(q, blocks)), spots[0])
+    return next((q for q in on_table if not G.base_overlaps(q, blocks)), on_table[0])
 
 
 def board_problem(state: BandasState, mid: str, vid: str, move: float) -> str | None:

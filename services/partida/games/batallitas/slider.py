@@ -49,8 +49,7 @@ def hands_reach(state: BatallitasState, a: Pos, b: Pos) -> bool:
     """Whether something can be handed between the cabin and a neighbouring cell: only across
     one of the slider's doors (RULES.md decision, as for a blow); False when neither is the
     cabin (the caller then asks the board)."""
-    s = cell(state)
-    return s is not None and (a == s and b in door_side(state) or b == s and a in door_side(state))
+    return blow_reaches(state, a, b) or blow_reaches(state, b, a)
 
 
 def _garage(state: BatallitasState):
@@ -100,11 +99,11 @@ def do(state: BatallitasState, n: Nose, rest: str, ev: list[Event]) -> None:
     if verb == "garage":  # every leaf opens (a leaf opened by hand before is open already)
         garage = _garage(state)
         doors.set_leaves(state, garage, set(range(len(garage.edges))))
-        ev.append(Event("door_opened", {"nose": n.id, "door": _garage(state).id}))
+        ev.append(Event("door_opened", {"nose": n.id, "door": garage.id}))
         return
+    from partida.games.batallitas import videogame  # here: videogame imports this module
     crew = aboard(state)
-    with_game = any(k.get("videogame") and k.get("carrier") in {m.id for m in crew}
-                    for k in state.markers)
+    with_game = videogame.aboard(state, {m.id for m in crew})
     ev.append(Event("slider_gone", {"noses": [m.id for m in crew], "videogame": with_game}))
     state.counters["slider_with_game" if with_game else "slider_without_game"] = 1
     for m in crew:
