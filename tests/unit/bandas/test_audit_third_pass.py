@@ -73,6 +73,8 @@ def test_a_pushed_model_stops_at_the_base_of_a_model_in_its_way():
 
 
 def test_a_push_passes_beside_a_model_and_ignores_models_out_of_action():
+    """Caídas (a push) with RULES.md's reading on bases in the way: a model beside the path,
+    or one out of action, does not stop it."""
     state = arena(keep={"ch_pico": (60, 80), "mu_baba": (64, 82.6), "mu_ojo": (63, 80)})
     state.models["mu_ojo"]["status"] = "out"
     C.push(state, "ch_pico", EAST, 6, ScriptedRng(), [], {"by": "test"})
@@ -145,6 +147,8 @@ def test_a_routed_gang_drops_its_crates_where_its_models_stand():
 
 
 def test_a_gang_routed_at_the_end_of_a_turn_drops_its_crates():
+    """Our rout rule (RULES.md, rout and the scramble's objective): a gang routed at the end
+    of a turn drops its crates where its models stand, as resigning does."""
     state = arena("scramble", 3, {"ch_jefa": (30, 45), "ch_pico": (20, 30),
                                   "mu_grumo": (112, 25), "fe_nodo": (50, 83)})
     state.models["ch_jefa"]["loot"] = 1
